@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c6c78360f8f4d629a7593a4f5e21bfc6a5852c67f0b67afedca9354228afc948 47d55eea1819201bbe5c4bf411789ae61001e588fca1014040dbfd404c50c981
+// Fingerprint: 1c9b6098b3be6d532d8b8fb6b19273e29ea753366b94d93c13548867b938f2dc eec8680f7c13f820d45d24a508c445d0f4163dfd59491009c16bf2c633b2e163
 
 import type {
   McpElicitationArrayType,
@@ -33,7 +33,7 @@ import type {
   McpServerElicitationRequestParamsOpenaiForm,
   McpServerElicitationRequestParamsUrl,
 } from "./types.js";
-import * as $runtime from "./runtime/protocol/json.js";
+import * as $rt from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
@@ -57,21 +57,21 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationArrayType`, or its errors. */
 export function validateMcpElicitationArrayType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationArrayType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationArrayType> {
   if (isMcpElicitationArrayType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationArrayType, options);
+  return $rt.invalid(value, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationArrayType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
+  return $rt.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
 }
 /** Whether a value is a valid `McpElicitationBooleanSchema`. */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
@@ -82,8 +82,7 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   }
 }
 function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -97,121 +96,75 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isBoolean(value1) || $isNull(value1))) {
-        if ($isBoolean(value1)) {
-          if (typeof value1 !== "boolean")
-            $runtime.unexpected(
-              errors,
-              path + "/default",
-              "type",
-              "a boolean",
-              value1,
-              at + "/properties/default/type",
-            );
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a boolean or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isBoolean(value1) || $isNull(value1))) {
+      if ($isBoolean(value1)) {
+        if (typeof value1 !== "boolean")
+          $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.title;
-    if (value3 !== undefined) {
-      if (!($isString(value3) || $isNull(value3))) {
-        if ($isString(value3)) {
-          if (typeof value3 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value3,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
-    for (const key5 in value) {
-      if (errors.full) break;
-      if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.title;
+  if (value3 !== undefined) {
+    if (!($isString(value3) || $isNull(value3))) {
+      if ($isString(value3)) {
+        if (typeof value3 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+      } else if ($isNull(value3)) {
+        if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
+      }
+    }
+  }
+  const value4 = value.type;
+  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationBooleanSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationBooleanSchema`, or its errors. */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationBooleanSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationBooleanSchema> {
   if (isMcpElicitationBooleanSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationBooleanSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationBooleanSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return $runtime.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
+  return $rt.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
 }
 /** Whether a value is a valid `McpElicitationBooleanType`. */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
@@ -224,21 +177,21 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationBooleanType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationBooleanType> {
   if (isMcpElicitationBooleanType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationBooleanType, options);
+  return $rt.invalid(value, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationBooleanType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return $runtime.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
+  return $rt.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
 }
 /** Whether a value is a valid `McpElicitationConstOption`. */
 export function isMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
@@ -249,8 +202,7 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
 }
 function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -260,42 +212,40 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-    for (const key3 in value) {
-      if (errors.full) break;
-      if (!(key3 === "const" || key3 === "title"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key3),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key3),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  for (const key3 in value) {
+    if (errors.full) break;
+    if (!(key3 === "const" || key3 === "title"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key3),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key3),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `McpElicitationConstOption`: the value, or its errors with their paths. */
+/** The value as `McpElicitationConstOption`, or its errors. */
 export function validateMcpElicitationConstOption(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationConstOption> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationConstOption> {
   if (isMcpElicitationConstOption(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationConstOption, options);
+  return $rt.invalid(value, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationConstOption`, or throws `ValidationFailed`. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return $runtime.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
+  return $rt.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
 }
 /** Whether a value is a valid `McpElicitationEnumSchema`. */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
@@ -312,26 +262,26 @@ function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationE
     $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     $testMcpElicitationSingleSelectEnumSchema(value) ||
     $testMcpElicitationMultiSelectEnumSchema(value) ||
     $testMcpElicitationLegacyTitledEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationEnumSchema`, or its errors. */
 export function validateMcpElicitationEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationEnumSchema> {
   if (isMcpElicitationEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return $runtime.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
+  return $rt.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema`. */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
@@ -342,8 +292,7 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
 }
 function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -369,184 +318,123 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.enumNames;
-    if (value6 !== undefined) {
-      if (!($isStringArray(value6) || $isNull(value6))) {
-        if ($isArray(value6)) {
-          if (!Array.isArray(value6))
-            $runtime.unexpected(
-              errors,
-              path + "/enumNames",
-              "type",
-              "an array",
-              value6,
-              at + "/properties/enumNames/type",
-            );
-          else {
-            for (let i7 = 0; i7 < value6.length; i7++) {
-              if (errors.full) break;
-              const item8 = value6[i7];
-              if (typeof item8 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/enumNames/" + i7,
-                  "type",
-                  "a string",
-                  item8,
-                  at + "/properties/enumNames/items/type",
-                );
-            }
-          }
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/enumNames",
-            "type",
-            "an array or null",
-            value6,
-            at + "/properties/enumNames/type",
-          );
-        }
-      }
-    }
-    const value9 = value.title;
-    if (value9 !== undefined) {
-      if (!($isString(value9) || $isNull(value9))) {
-        if ($isString(value9)) {
-          if (typeof value9 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if ($isNull(value9)) {
-          if (value9 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value9,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value10, path + "/type", errors);
-    for (const key11 in value) {
-      if (errors.full) break;
-      if (!(
-        key11 === "default" ||
-        key11 === "description" ||
-        key11 === "enum" ||
-        key11 === "enumNames" ||
-        key11 === "title" ||
-        key11 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key11),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key11),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.enumNames;
+  if (value6 !== undefined) {
+    if (!($isStringArray(value6) || $isNull(value6))) {
+      if ($isArray(value6)) {
+        if (!Array.isArray(value6))
+          $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+        else {
+          for (let i7 = 0; i7 < value6.length; i7++) {
+            if (errors.full) break;
+            const item8 = value6[i7];
+            if (typeof item8 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/enumNames/" + i7,
+                "a string",
+                item8,
+                at + "/properties/enumNames/items/type",
+              );
+          }
+        }
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/enumNames", "null", value6, at + "/properties/enumNames/type");
+      } else {
+        $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
+      }
+    }
+  }
+  const value9 = value.title;
+  if (value9 !== undefined) {
+    if (!($isString(value9) || $isNull(value9))) {
+      if ($isString(value9)) {
+        if (typeof value9 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+      } else if ($isNull(value9)) {
+        if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
+      }
+    }
+  }
+  const value10 = value.type;
+  if (value10 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value10, path + "/type", errors);
+  for (const key11 in value) {
+    if (errors.full) break;
+    if (!(
+      key11 === "default" ||
+      key11 === "description" ||
+      key11 === "enum" ||
+      key11 === "enumNames" ||
+      key11 === "title" ||
+      key11 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key11),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key11),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationLegacyTitledEnumSchema`, or its errors. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
   if (isMcpElicitationLegacyTitledEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return $runtime.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
+  return $rt.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema`. */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
@@ -561,25 +449,25 @@ function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpE
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationMultiSelectEnumSchema> {
   if (isMcpElicitationMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return $runtime.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
+  return $rt.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationNumberSchema`. */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
@@ -590,8 +478,7 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
 }
 function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -620,163 +507,108 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isNumber(value1) || $isNull(value1))) {
-        if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isFinite(value1)))
-            $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a number or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isNumber(value1) || $isNull(value1))) {
+      if ($isAnyNumber(value1)) {
+        if (!(typeof value1 === "number" && Number.isFinite(value1)))
+          $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.maximum;
-    if (value3 !== undefined) {
-      if (!($isNumber(value3) || $isNull(value3))) {
-        if ($isAnyNumber(value3)) {
-          if (!(typeof value3 === "number" && Number.isFinite(value3)))
-            $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maximum",
-            "type",
-            "a number or null",
-            value3,
-            at + "/properties/maximum/type",
-          );
-        }
-      }
-    }
-    const value4 = value.minimum;
-    if (value4 !== undefined) {
-      if (!($isNumber(value4) || $isNull(value4))) {
-        if ($isAnyNumber(value4)) {
-          if (!(typeof value4 === "number" && Number.isFinite(value4)))
-            $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minimum",
-            "type",
-            "a number or null",
-            value4,
-            at + "/properties/minimum/type",
-          );
-        }
-      }
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (!($isString(value5) || $isNull(value5))) {
-        if ($isString(value5)) {
-          if (typeof value5 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value5,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationNumberType(value6, path + "/type", errors);
-    for (const key7 in value) {
-      if (errors.full) break;
-      if (!(
-        key7 === "default" ||
-        key7 === "description" ||
-        key7 === "maximum" ||
-        key7 === "minimum" ||
-        key7 === "title" ||
-        key7 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key7),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key7),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.maximum;
+  if (value3 !== undefined) {
+    if (!($isNumber(value3) || $isNull(value3))) {
+      if ($isAnyNumber(value3)) {
+        if (!(typeof value3 === "number" && Number.isFinite(value3)))
+          $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+      } else if ($isNull(value3)) {
+        if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
+      } else {
+        $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
+      }
+    }
+  }
+  const value4 = value.minimum;
+  if (value4 !== undefined) {
+    if (!($isNumber(value4) || $isNull(value4))) {
+      if ($isAnyNumber(value4)) {
+        if (!(typeof value4 === "number" && Number.isFinite(value4)))
+          $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
+      } else {
+        $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
+      }
+    }
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (!($isString(value5) || $isNull(value5))) {
+      if ($isString(value5)) {
+        if (typeof value5 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+      } else if ($isNull(value5)) {
+        if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
+      }
+    }
+  }
+  const value6 = value.type;
+  if (value6 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationNumberType(value6, path + "/type", errors);
+  for (const key7 in value) {
+    if (errors.full) break;
+    if (!(
+      key7 === "default" ||
+      key7 === "description" ||
+      key7 === "maximum" ||
+      key7 === "minimum" ||
+      key7 === "title" ||
+      key7 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key7),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key7),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationNumberSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationNumberSchema`, or its errors. */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationNumberSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationNumberSchema> {
   if (isMcpElicitationNumberSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationNumberSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationNumberSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return $runtime.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
+  return $rt.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
 }
 /** Whether a value is a valid `McpElicitationNumberType`. */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
@@ -789,22 +621,22 @@ export function isMcpElicitationNumberType(value: unknown): value is McpElicitat
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationNumberType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationNumberType> {
   if (isMcpElicitationNumberType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationNumberType, options);
+  return $rt.invalid(value, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationNumberType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return $runtime.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
+  return $rt.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
 }
 /** Whether a value is a valid `McpElicitationObjectType`. */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
@@ -817,21 +649,21 @@ export function isMcpElicitationObjectType(value: unknown): value is McpElicitat
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationObjectType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationObjectType> {
   if (isMcpElicitationObjectType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationObjectType, options);
+  return $rt.invalid(value, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationObjectType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return $runtime.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
+  return $rt.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema`. */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
@@ -849,7 +681,7 @@ function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicita
     $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     $testMcpElicitationEnumSchema(value) ||
@@ -857,19 +689,19 @@ function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, error
     $testMcpElicitationNumberSchema(value) ||
     $testMcpElicitationBooleanSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationPrimitiveSchema`, or its errors. */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationPrimitiveSchema> {
   if (isMcpElicitationPrimitiveSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return $runtime.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
+  return $rt.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
 }
 /** Whether a value is a valid `McpElicitationSchema`. */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
@@ -880,8 +712,7 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   }
 }
 function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -895,119 +726,87 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/$schema",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/$schema/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
+      } else {
+        $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
       }
-    }
-    const value2 = value.properties;
-    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isJsonObject(value2))
-      $runtime.unexpected(
-        errors,
-        path + "/properties",
-        "type",
-        "an object",
-        value2,
-        at + "/properties/properties/type",
-      );
-    else {
-      for (const key3 in value2) {
-        if (errors.full) break;
-        const item4 = value2[key3];
-        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!($isStringArray(value5) || $isNull(value5))) {
-        if ($isArray(value5)) {
-          if (!Array.isArray(value5))
-            $runtime.unexpected(
-              errors,
-              path + "/required",
-              "type",
-              "an array",
-              value5,
-              at + "/properties/required/type",
-            );
-          else {
-            for (let i6 = 0; i6 < value5.length; i6++) {
-              if (errors.full) break;
-              const item7 = value5[i6];
-              if (typeof item7 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/required/" + i6,
-                  "type",
-                  "a string",
-                  item7,
-                  at + "/properties/required/items/type",
-                );
-            }
-          }
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/required",
-            "type",
-            "an array or null",
-            value5,
-            at + "/properties/required/type",
-          );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationObjectType(value8, path + "/type", errors);
-    for (const key9 in value) {
-      if (errors.full) break;
-      if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key9),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key9),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.properties;
+  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  else if (!$rt.isJsonObject(value2))
+    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+  else {
+    for (const key3 in value2) {
+      if (errors.full) break;
+      const item4 = value2[key3];
+      $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!($isStringArray(value5) || $isNull(value5))) {
+      if ($isArray(value5)) {
+        if (!Array.isArray(value5))
+          $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+        else {
+          for (let i6 = 0; i6 < value5.length; i6++) {
+            if (errors.full) break;
+            const item7 = value5[i6];
+            if (typeof item7 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/required/" + i6,
+                "a string",
+                item7,
+                at + "/properties/required/items/type",
+              );
+          }
+        }
+      } else if ($isNull(value5)) {
+        if (value5 !== null)
+          $rt.wrongType(errors, path + "/required", "null", value5, at + "/properties/required/type");
+      } else {
+        $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationObjectType(value8, path + "/type", errors);
+  for (const key9 in value) {
+    if (errors.full) break;
+    if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key9),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key9),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationSchema`, or its errors. */
 export function validateMcpElicitationSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationSchema> {
   if (isMcpElicitationSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationSchema, options);
 }
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
+  return $rt.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema`. */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
@@ -1022,25 +821,25 @@ function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is Mcp
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationSingleSelectEnumSchema> {
   if (isMcpElicitationSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return $runtime.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
+  return $rt.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationStringFormat`. */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
@@ -1053,22 +852,22 @@ export function isMcpElicitationStringFormat(value: unknown): value is McpElicit
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringFormat> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringFormat> {
   if (isMcpElicitationStringFormat(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringFormat, options);
+  return $rt.invalid(value, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringFormat`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return $runtime.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
+  return $rt.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
 }
 /** Whether a value is a valid `McpElicitationStringSchema`. */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
@@ -1079,8 +878,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
 }
 function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -1117,220 +915,127 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.format;
-    if (value3 !== undefined) {
-      if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
-        if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/format",
-              "type",
-              "null",
-              value3,
-              at + "/properties/format/anyOf/1/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/format",
-            "type",
-            "a string or null",
-            value3,
-            at + "/properties/format/anyOf",
-          );
-        }
-      }
-    }
-    const value4 = value.maxLength;
-    if (value4 !== undefined) {
-      if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
-        if ($isAnyNumber(value4)) {
-          if (!(typeof value4 === "number" && Number.isInteger(value4)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxLength",
-              "type",
-              "an integer",
-              value4,
-              at + "/properties/maxLength/type",
-            );
-          else if (!(value4 >= 0))
-            $runtime.report(
-              errors,
-              path + "/maxLength",
-              "minimum",
-              "must be >= 0",
-              at + "/properties/maxLength/minimum",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxLength",
-            "type",
-            "an integer or null",
-            value4,
-            at + "/properties/maxLength/type",
-          );
-        }
-      }
-    }
-    const value5 = value.minLength;
-    if (value5 !== undefined) {
-      if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
-        if ($isAnyNumber(value5)) {
-          if (!(typeof value5 === "number" && Number.isInteger(value5)))
-            $runtime.unexpected(
-              errors,
-              path + "/minLength",
-              "type",
-              "an integer",
-              value5,
-              at + "/properties/minLength/type",
-            );
-          else if (!(value5 >= 0))
-            $runtime.report(
-              errors,
-              path + "/minLength",
-              "minimum",
-              "must be >= 0",
-              at + "/properties/minLength/minimum",
-            );
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minLength",
-            "type",
-            "an integer or null",
-            value5,
-            at + "/properties/minLength/type",
-          );
-        }
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(
-        key8 === "default" ||
-        key8 === "description" ||
-        key8 === "format" ||
-        key8 === "maxLength" ||
-        key8 === "minLength" ||
-        key8 === "title" ||
-        key8 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.format;
+  if (value3 !== undefined) {
+    if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
+      if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+      else if ($isNull(value3)) {
+        if (value3 !== null)
+          $rt.wrongType(errors, path + "/format", "null", value3, at + "/properties/format/anyOf/1/type");
+      } else {
+        $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
+      }
+    }
+  }
+  const value4 = value.maxLength;
+  if (value4 !== undefined) {
+    if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
+      if ($isAnyNumber(value4)) {
+        if (!(typeof value4 === "number" && Number.isInteger(value4)))
+          $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+        else if (!(value4 >= 0))
+          $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/maxLength", "null", value4, at + "/properties/maxLength/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
+      }
+    }
+  }
+  const value5 = value.minLength;
+  if (value5 !== undefined) {
+    if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
+      if ($isAnyNumber(value5)) {
+        if (!(typeof value5 === "number" && Number.isInteger(value5)))
+          $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+        else if (!(value5 >= 0))
+          $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
+      } else if ($isNull(value5)) {
+        if (value5 !== null)
+          $rt.wrongType(errors, path + "/minLength", "null", value5, at + "/properties/minLength/type");
+      } else {
+        $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
+      }
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(
+      key8 === "default" ||
+      key8 === "description" ||
+      key8 === "format" ||
+      key8 === "maxLength" ||
+      key8 === "minLength" ||
+      key8 === "title" ||
+      key8 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationStringSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringSchema`, or its errors. */
 export function validateMcpElicitationStringSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringSchema> {
   if (isMcpElicitationStringSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return $runtime.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
+  return $rt.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
 }
 /** Whether a value is a valid `McpElicitationStringType`. */
 export function isMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
@@ -1343,21 +1048,21 @@ export function isMcpElicitationStringType(value: unknown): value is McpElicitat
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringType> {
   if (isMcpElicitationStringType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringType, options);
+  return $rt.invalid(value, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return $runtime.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
+  return $rt.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
 }
 /** Whether a value is a valid `McpElicitationTitledEnumItems`. */
 export function isMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
@@ -1368,8 +1073,7 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   }
 }
 function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -1377,45 +1081,43 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.anyOf;
+  if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
   else {
-    const value1 = value.anyOf;
-    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
-      }
-    }
-    for (const key4 in value) {
+    for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
-      if (key4 !== "anyOf")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key4),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key4),
-          at + "/additionalProperties",
-        );
+      const item3 = value1[i2];
+      $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
     }
   }
+  for (const key4 in value) {
+    if (errors.full) break;
+    if (key4 !== "anyOf")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key4),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key4),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledEnumItems`, or its errors. */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledEnumItems> {
   if (isMcpElicitationTitledEnumItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledEnumItems, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return $runtime.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
+  return $rt.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
 }
 /** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema`. */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
@@ -1430,8 +1132,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 function $testMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -1468,207 +1169,129 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isStringArray(value1) || $isNull(value1))) {
-        if ($isArray(value1)) {
-          if (!Array.isArray(value1))
-            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-          else {
-            for (let i2 = 0; i2 < value1.length; i2++) {
-              if (errors.full) break;
-              const item3 = value1[i2];
-              if (typeof item3 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/default/" + i2,
-                  "type",
-                  "a string",
-                  item3,
-                  at + "/properties/default/items/type",
-                );
-            }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isStringArray(value1) || $isNull(value1))) {
+      if ($isArray(value1)) {
+        if (!Array.isArray(value1))
+          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        else {
+          for (let i2 = 0; i2 < value1.length; i2++) {
+            if (errors.full) break;
+            const item3 = value1[i2];
+            if (typeof item3 !== "string")
+              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
           }
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "an array or null",
-            value1,
-            at + "/properties/default/type",
-          );
         }
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
       }
-    }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (!($isString(value4) || $isNull(value4))) {
-        if ($isString(value4)) {
-          if (typeof value4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value4,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
-        if ($isAnyNumber(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxItems",
-              "type",
-              "an integer",
-              value6,
-              at + "/properties/maxItems/type",
-            );
-          else if (!(value6 >= 0))
-            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxItems",
-            "type",
-            "an integer or null",
-            value6,
-            at + "/properties/maxItems/type",
-          );
-        }
-      }
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
-        if ($isAnyNumber(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            $runtime.unexpected(
-              errors,
-              path + "/minItems",
-              "type",
-              "an integer",
-              value7,
-              at + "/properties/minItems/type",
-            );
-          else if (!(value7 >= 0))
-            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isNull(value7)) {
-          if (value7 !== null)
-            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minItems",
-            "type",
-            "an integer or null",
-            value7,
-            at + "/properties/minItems/type",
-          );
-        }
-      }
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (!($isString(value8) || $isNull(value8))) {
-        if ($isString(value8)) {
-          if (typeof value8 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isNull(value8)) {
-          if (value8 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value8,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
-    for (const key10 in value) {
-      if (errors.full) break;
-      if (!(
-        key10 === "default" ||
-        key10 === "description" ||
-        key10 === "items" ||
-        key10 === "maxItems" ||
-        key10 === "minItems" ||
-        key10 === "title" ||
-        key10 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key10),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key10),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (!($isString(value4) || $isNull(value4))) {
+      if ($isString(value4)) {
+        if (typeof value4 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      }
+    }
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
+        if (!(typeof value6 === "number" && Number.isInteger(value6)))
+          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+        else if (!(value6 >= 0))
+          $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
+    }
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+      if ($isAnyNumber(value7)) {
+        if (!(typeof value7 === "number" && Number.isInteger(value7)))
+          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+        else if (!(value7 >= 0))
+          $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+      } else if ($isNull(value7)) {
+        if (value7 !== null)
+          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
+    }
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (!($isString(value8) || $isNull(value8))) {
+      if ($isString(value8)) {
+        if (typeof value8 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+      } else if ($isNull(value8)) {
+        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      }
+    }
+  }
+  const value9 = value.type;
+  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  for (const key10 in value) {
+    if (errors.full) break;
+    if (!(
+      key10 === "default" ||
+      key10 === "description" ||
+      key10 === "items" ||
+      key10 === "maxItems" ||
+      key10 === "minItems" ||
+      key10 === "title" ||
+      key10 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key10),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key10),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
   if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationTitledMultiSelectEnumSchema(value),
     "McpElicitationTitledMultiSelectEnumSchema",
   );
@@ -1686,8 +1309,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
 function $testMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -1704,132 +1326,89 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.oneOf;
-    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.oneOf;
+  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
   if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationTitledSingleSelectEnumSchema(value),
     "McpElicitationTitledSingleSelectEnumSchema",
   );
@@ -1843,8 +1422,7 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
   }
 }
 function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -1854,56 +1432,47 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.enum;
+  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
   else {
-    const value1 = value.enum;
-    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        if (typeof item3 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i2,
-            "type",
-            "a string",
-            item3,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value4, path + "/type", errors);
-    for (const key5 in value) {
+    for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
-      if (!(key5 === "enum" || key5 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
+      const item3 = value1[i2];
+      if (typeof item3 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
     }
   }
+  const value4 = value.type;
+  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value4, path + "/type", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "enum" || key5 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledEnumItems`, or its errors. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledEnumItems> {
   if (isMcpElicitationUntitledEnumItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return $runtime.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
+  return $rt.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
 }
 /** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema`. */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
@@ -1918,8 +1487,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -1956,207 +1524,129 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isStringArray(value1) || $isNull(value1))) {
-        if ($isArray(value1)) {
-          if (!Array.isArray(value1))
-            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-          else {
-            for (let i2 = 0; i2 < value1.length; i2++) {
-              if (errors.full) break;
-              const item3 = value1[i2];
-              if (typeof item3 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/default/" + i2,
-                  "type",
-                  "a string",
-                  item3,
-                  at + "/properties/default/items/type",
-                );
-            }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isStringArray(value1) || $isNull(value1))) {
+      if ($isArray(value1)) {
+        if (!Array.isArray(value1))
+          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        else {
+          for (let i2 = 0; i2 < value1.length; i2++) {
+            if (errors.full) break;
+            const item3 = value1[i2];
+            if (typeof item3 !== "string")
+              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
           }
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "an array or null",
-            value1,
-            at + "/properties/default/type",
-          );
         }
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
       }
-    }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (!($isString(value4) || $isNull(value4))) {
-        if ($isString(value4)) {
-          if (typeof value4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value4,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
-        if ($isAnyNumber(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxItems",
-              "type",
-              "an integer",
-              value6,
-              at + "/properties/maxItems/type",
-            );
-          else if (!(value6 >= 0))
-            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxItems",
-            "type",
-            "an integer or null",
-            value6,
-            at + "/properties/maxItems/type",
-          );
-        }
-      }
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
-        if ($isAnyNumber(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            $runtime.unexpected(
-              errors,
-              path + "/minItems",
-              "type",
-              "an integer",
-              value7,
-              at + "/properties/minItems/type",
-            );
-          else if (!(value7 >= 0))
-            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isNull(value7)) {
-          if (value7 !== null)
-            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minItems",
-            "type",
-            "an integer or null",
-            value7,
-            at + "/properties/minItems/type",
-          );
-        }
-      }
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (!($isString(value8) || $isNull(value8))) {
-        if ($isString(value8)) {
-          if (typeof value8 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isNull(value8)) {
-          if (value8 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value8,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
-    for (const key10 in value) {
-      if (errors.full) break;
-      if (!(
-        key10 === "default" ||
-        key10 === "description" ||
-        key10 === "items" ||
-        key10 === "maxItems" ||
-        key10 === "minItems" ||
-        key10 === "title" ||
-        key10 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key10),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key10),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (!($isString(value4) || $isNull(value4))) {
+      if ($isString(value4)) {
+        if (typeof value4 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      }
+    }
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
+        if (!(typeof value6 === "number" && Number.isInteger(value6)))
+          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+        else if (!(value6 >= 0))
+          $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
+    }
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+      if ($isAnyNumber(value7)) {
+        if (!(typeof value7 === "number" && Number.isInteger(value7)))
+          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+        else if (!(value7 >= 0))
+          $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+      } else if ($isNull(value7)) {
+        if (value7 !== null)
+          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
+    }
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (!($isString(value8) || $isNull(value8))) {
+      if ($isString(value8)) {
+        if (typeof value8 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+      } else if ($isNull(value8)) {
+        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      }
+    }
+  }
+  const value9 = value.type;
+  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  for (const key10 in value) {
+    if (errors.full) break;
+    if (!(
+      key10 === "default" ||
+      key10 === "description" ||
+      key10 === "items" ||
+      key10 === "maxItems" ||
+      key10 === "minItems" ||
+      key10 === "title" ||
+      key10 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key10),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key10),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
   if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationUntitledMultiSelectEnumSchema(value),
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
@@ -2174,8 +1664,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2192,140 +1681,90 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
   if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationUntitledSingleSelectEnumSchema(value),
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
@@ -2339,8 +1778,7 @@ export function isMcpServerElicitationRequestParams(value: unknown): value is Mc
   }
 }
 function $testMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.serverName;
   if (typeof value1 !== "string") return false;
   const value2 = value.threadId;
@@ -2349,81 +1787,69 @@ function $testMcpServerElicitationRequestParams(value: unknown): value is McpSer
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   return $isModeTaggedUnion(value);
 }
-function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.serverName;
-    if (value1 === undefined) $runtime.missing(errors, path, "serverName", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/serverName", "type", "a string", value1, at + "/properties/serverName/type");
-    const value2 = value.threadId;
-    if (value2 === undefined) $runtime.missing(errors, path, "threadId", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/threadId", "type", "a string", value2, at + "/properties/threadId/type");
-    const value3 = value.turnId;
-    if (value3 !== undefined) {
-      if (!($isString(value3) || $isNull(value3))) {
-        if ($isString(value3)) {
-          if (typeof value3 !== "string")
-            $runtime.unexpected(errors, path + "/turnId", "type", "a string", value3, at + "/properties/turnId/type");
-        } else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(errors, path + "/turnId", "type", "null", value3, at + "/properties/turnId/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/turnId",
-            "type",
-            "a string or null",
-            value3,
-            at + "/properties/turnId/type",
-          );
-        }
-      }
-    }
-    if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/oneOf");
-    else {
-      const tag4 = value.mode;
-      switch (tag4) {
-        case "form":
-          $checkMcpServerElicitationRequestParamsForm(value, path, errors);
-          break;
-        case "openai/form":
-          $checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
-          break;
-        case "openaiForm":
-          $checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
-          break;
-        case "url":
-          $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
-          break;
-        default:
-          if (tag4 === undefined) $runtime.missing(errors, path, "mode", at + "/oneOf");
-          else
-            $runtime.unexpected(
-              errors,
-              path + "/mode",
-              "discriminator",
-              'one of "form" | "openai/form" | "openaiForm" | "url"',
-              tag4,
-              at + "/oneOf",
-            );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.serverName;
+  if (value1 === undefined) $rt.missing(errors, path, "serverName", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/serverName", "a string", value1, at + "/properties/serverName/type");
+  const value2 = value.threadId;
+  if (value2 === undefined) $rt.missing(errors, path, "threadId", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/threadId", "a string", value2, at + "/properties/threadId/type");
+  const value3 = value.turnId;
+  if (value3 !== undefined) {
+    if (!($isString(value3) || $isNull(value3))) {
+      if ($isString(value3)) {
+        if (typeof value3 !== "string")
+          $rt.wrongType(errors, path + "/turnId", "a string", value3, at + "/properties/turnId/type");
+      } else if ($isNull(value3)) {
+        if (value3 !== null) $rt.wrongType(errors, path + "/turnId", "null", value3, at + "/properties/turnId/type");
+      } else {
+        $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
       }
     }
   }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/oneOf");
+  const tag4 = value.mode;
+  switch (tag4) {
+    case "form":
+      $checkMcpServerElicitationRequestParamsForm(value, path, errors);
+      break;
+    case "openai/form":
+      $checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
+      break;
+    case "openaiForm":
+      $checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
+      break;
+    case "url":
+      $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
+      break;
+    default:
+      if (tag4 === undefined) $rt.missing(errors, path, "mode", at + "/oneOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/mode",
+          "discriminator",
+          'one of "form" | "openai/form" | "openaiForm" | "url"',
+          tag4,
+          at + "/oneOf",
+        );
+  }
 }
-/** Validates a value as `McpServerElicitationRequestParams`: the value, or its errors with their paths. */
+/** The value as `McpServerElicitationRequestParams`, or its errors. */
 export function validateMcpServerElicitationRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpServerElicitationRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpServerElicitationRequestParams> {
   if (isMcpServerElicitationRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpServerElicitationRequestParams, options);
+  return $rt.invalid(value, $checkMcpServerElicitationRequestParams, options);
 }
-/** Returns the value as `McpServerElicitationRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpServerElicitationRequestParams`, or throws `ValidationFailed`. */
 export function parseMcpServerElicitationRequestParams(value: unknown): McpServerElicitationRequestParams {
-  return $runtime.parsed(validateMcpServerElicitationRequestParams(value), "McpServerElicitationRequestParams");
+  return $rt.parsed(validateMcpServerElicitationRequestParams(value), "McpServerElicitationRequestParams");
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsForm`. */
 export function isMcpServerElicitationRequestParamsForm(
@@ -2436,8 +1862,7 @@ export function isMcpServerElicitationRequestParamsForm(
   }
 }
 function $testMcpServerElicitationRequestParamsForm(value: unknown): value is McpServerElicitationRequestParamsForm {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2445,34 +1870,32 @@ function $testMcpServerElicitationRequestParamsForm(value: unknown): value is Mc
   const value3 = value.requestedSchema;
   return $testMcpElicitationSchema(value3);
 }
-function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.message;
-    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
-    const value2 = value.mode;
-    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value2 !== "form")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"form"', value2, at + "/properties/mode/enum");
-    const value3 = value.requestedSchema;
-    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-    else $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.message;
+  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+  const value2 = value.mode;
+  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value2 !== "form")
+    $rt.unexpected(errors, path + "/mode", "enum", '"form"', value2, at + "/properties/mode/enum");
+  const value3 = value.requestedSchema;
+  if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
+  $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
 }
-/** Validates a value as `McpServerElicitationRequestParamsForm`: the value, or its errors with their paths. */
+/** The value as `McpServerElicitationRequestParamsForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsForm(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpServerElicitationRequestParamsForm> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpServerElicitationRequestParamsForm> {
   if (isMcpServerElicitationRequestParamsForm(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsForm, options);
+  return $rt.invalid(value, $checkMcpServerElicitationRequestParamsForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpServerElicitationRequestParamsForm`, or throws `ValidationFailed`. */
 export function parseMcpServerElicitationRequestParamsForm(value: unknown): McpServerElicitationRequestParamsForm {
-  return $runtime.parsed(validateMcpServerElicitationRequestParamsForm(value), "McpServerElicitationRequestParamsForm");
+  return $rt.parsed(validateMcpServerElicitationRequestParamsForm(value), "McpServerElicitationRequestParamsForm");
 }
 /** Whether a value is a valid `McpServerElicitationRequestParamsOpenaiSlashForm`. */
 export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
@@ -2487,8 +1910,7 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
 function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiSlashForm {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2499,36 +1921,34 @@ function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
 function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
   path: string,
-  errors: $runtime.ErrorList,
+  errors: $rt.ErrorList,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.message;
-    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
-    const value2 = value.mode;
-    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value2 !== "openai/form")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"openai/form"', value2, at + "/properties/mode/enum");
-    const value3 = value.requestedSchema;
-    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.message;
+  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+  const value2 = value.mode;
+  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value2 !== "openai/form")
+    $rt.unexpected(errors, path + "/mode", "enum", '"openai/form"', value2, at + "/properties/mode/enum");
+  const value3 = value.requestedSchema;
+  if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiSlashForm`: the value, or its errors with their paths. */
+/** The value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpServerElicitationRequestParamsOpenaiSlashForm> {
   if (isMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiSlashForm, options);
+  return $rt.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiSlashForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or throws `ValidationFailed`. */
 export function parseMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiSlashForm {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpServerElicitationRequestParamsOpenaiSlashForm(value),
     "McpServerElicitationRequestParamsOpenaiSlashForm",
   );
@@ -2546,8 +1966,7 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
 function $testMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): value is McpServerElicitationRequestParamsOpenaiForm {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2555,39 +1974,33 @@ function $testMcpServerElicitationRequestParamsOpenaiForm(
   const value3 = value.requestedSchema;
   return value3 !== undefined;
 }
-function $checkMcpServerElicitationRequestParamsOpenaiForm(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.message;
-    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
-    const value2 = value.mode;
-    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value2 !== "openaiForm")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value2, at + "/properties/mode/enum");
-    const value3 = value.requestedSchema;
-    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.message;
+  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+  const value2 = value.mode;
+  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value2 !== "openaiForm")
+    $rt.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value2, at + "/properties/mode/enum");
+  const value3 = value.requestedSchema;
+  if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
 }
-/** Validates a value as `McpServerElicitationRequestParamsOpenaiForm`: the value, or its errors with their paths. */
+/** The value as `McpServerElicitationRequestParamsOpenaiForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpServerElicitationRequestParamsOpenaiForm> {
   if (isMcpServerElicitationRequestParamsOpenaiForm(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiForm, options);
+  return $rt.invalid(value, $checkMcpServerElicitationRequestParamsOpenaiForm, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpServerElicitationRequestParamsOpenaiForm`, or throws `ValidationFailed`. */
 export function parseMcpServerElicitationRequestParamsOpenaiForm(
   value: unknown,
 ): McpServerElicitationRequestParamsOpenaiForm {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpServerElicitationRequestParamsOpenaiForm(value),
     "McpServerElicitationRequestParamsOpenaiForm",
   );
@@ -2601,8 +2014,7 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
   }
 }
 function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.elicitationId;
   if (typeof value1 !== "string") return false;
   const value2 = value.message;
@@ -2612,46 +2024,36 @@ function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is Mcp
   const value4 = value.url;
   return typeof value4 === "string";
 }
-function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.elicitationId;
-    if (value1 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/elicitationId",
-        "type",
-        "a string",
-        value1,
-        at + "/properties/elicitationId/type",
-      );
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value3 !== "url")
-      $runtime.unexpected(errors, path + "/mode", "enum", '"url"', value3, at + "/properties/mode/enum");
-    const value4 = value.url;
-    if (value4 === undefined) $runtime.missing(errors, path, "url", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/url", "type", "a string", value4, at + "/properties/url/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.elicitationId;
+  if (value1 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/elicitationId", "a string", value1, at + "/properties/elicitationId/type");
+  const value2 = value.message;
+  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+  const value3 = value.mode;
+  if (value3 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value3 !== "url")
+    $rt.unexpected(errors, path + "/mode", "enum", '"url"', value3, at + "/properties/mode/enum");
+  const value4 = value.url;
+  if (value4 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/url", "a string", value4, at + "/properties/url/type");
 }
-/** Validates a value as `McpServerElicitationRequestParamsUrl`: the value, or its errors with their paths. */
+/** The value as `McpServerElicitationRequestParamsUrl`, or its errors. */
 export function validateMcpServerElicitationRequestParamsUrl(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpServerElicitationRequestParamsUrl> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpServerElicitationRequestParamsUrl> {
   if (isMcpServerElicitationRequestParamsUrl(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpServerElicitationRequestParamsUrl, options);
+  return $rt.invalid(value, $checkMcpServerElicitationRequestParamsUrl, options);
 }
-/** Returns the value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpServerElicitationRequestParamsUrl`, or throws `ValidationFailed`. */
 export function parseMcpServerElicitationRequestParamsUrl(value: unknown): McpServerElicitationRequestParamsUrl {
-  return $runtime.parsed(validateMcpServerElicitationRequestParamsUrl(value), "McpServerElicitationRequestParamsUrl");
+  return $rt.parsed(validateMcpServerElicitationRequestParamsUrl(value), "McpServerElicitationRequestParamsUrl");
 }
 
 function $isBoolean(value: unknown): boolean {
@@ -2680,8 +2082,7 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
@@ -2699,8 +2100,7 @@ function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   return true;
 }
 function $isModeTaggedUnion(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.mode;
   switch (tag1) {
     case "form":

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4f5b931f7049a7cdeee1eb599a4f86c182d3d6aea7467c505464d7664688078e 0d369f8d4c303b40727260c006a3f83ba516474db2e69fbdf3555497074097b7
+// Fingerprint: e74894a59f0504a26ef23a30b8fa7a10d070543c7573333851875ae6824cfa2c 32c16f5a0c474d58c77d7091058a7092649232804796e596df56bf8cc35fe16b
 
 import type {
   CancelTaskRequest,
@@ -82,7 +82,7 @@ import type {
   ListRootsResult,
   Root,
 } from "./types.js";
-import * as $runtime from "./runtime/protocol/json.js";
+import * as $rt from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
@@ -104,8 +104,7 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -126,83 +125,74 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   }
   return true;
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.id;
-    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isString(value2) || $isSafeInteger(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/id",
-          "type",
-          "a string or an integer",
-          value2,
-          at + "/properties/id/anyOf",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.id;
+  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else if (!($isString(value2) || $isSafeInteger(value2))) {
+    if ($isString(value2)) {
+      if (typeof value2 !== "string")
+        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+    } else if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
-    }
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/cancel")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCancelTaskRequestParams(value4, path + "/params", errors);
-    for (const key5 in value) {
-      if (errors.full) break;
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/cancel")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  else $checkCancelTaskRequestParams(value4, path + "/params", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequest`, or its errors. */
 export function validateCancelTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequest> {
   if (isCancelTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequest, options);
+  return $rt.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequest`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
+  return $rt.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
@@ -213,8 +203,7 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -222,38 +211,36 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
   }
   return true;
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (errors.full) break;
-      if (key2 !== "taskId")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  for (const key2 in value) {
+    if (errors.full) break;
+    if (key2 !== "taskId")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key2),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key2),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequestParams`, or its errors. */
 export function validateCancelTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequestParams> {
   if (isCancelTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
+  return $rt.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
+  return $rt.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -264,30 +251,27 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
 }
-/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
+/** The value as `CancelTaskResult`, or its errors. */
 export function validateCancelTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskResult> {
   if (isCancelTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskResult, options);
+  return $rt.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskResult`, or throws `ValidationFailed`. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
+  return $rt.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
 /** Whether a value is a valid `ResultMeta`. */
 export function isResultMeta(value: unknown): value is ResultMeta {
@@ -298,8 +282,7 @@ export function isResultMeta(value: unknown): value is ResultMeta {
   }
 }
 function $testResultMeta(value: unknown): value is ResultMeta {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -315,79 +298,71 @@ function $testResultMeta(value: unknown): value is ResultMeta {
   const value2 = value["io.modelcontextprotocol/related-task"];
   return value2 === undefined || $testResultMetaRelatedTask(value2);
 }
-function $checkResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isSafeInteger(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/anyOf/0/type",
-            );
-        } else if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/anyOf/1/type",
-            );
-          else {
-            if (!(value1 >= -9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $runtime.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.progressToken;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isSafeInteger(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(
             errors,
             path + "/progressToken",
-            "type",
-            "a string or an integer",
+            "a string",
             value1,
-            at + "/properties/progressToken/anyOf",
+            at + "/properties/progressToken/anyOf/0/type",
           );
+      } else if ($isAnyNumber(value1)) {
+        if (!(typeof value1 === "number" && Number.isInteger(value1)))
+          $rt.wrongType(
+            errors,
+            path + "/progressToken",
+            "an integer",
+            value1,
+            at + "/properties/progressToken/anyOf/1/type",
+          );
+        else {
+          if (!(value1 >= -9007199254740991))
+            $rt.report(
+              errors,
+              path + "/progressToken",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/progressToken/anyOf/1/minimum",
+            );
+          if (!(value1 <= 9007199254740991))
+            $rt.report(
+              errors,
+              path + "/progressToken",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/progressToken/anyOf/1/maximum",
+            );
         }
+      } else {
+        $rt.wrongType(
+          errors,
+          path + "/progressToken",
+          "a string or an integer",
+          value1,
+          at + "/properties/progressToken/anyOf",
+        );
       }
     }
-    const value2 = value["io.modelcontextprotocol/related-task"];
-    if (value2 !== undefined)
-      $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
   }
+  const value2 = value["io.modelcontextprotocol/related-task"];
+  if (value2 !== undefined)
+    $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
 }
-/** Validates a value as `ResultMeta`: the value, or its errors with their paths. */
-export function validateResultMeta(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ResultMeta> {
+/** The value as `ResultMeta`, or its errors. */
+export function validateResultMeta(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ResultMeta> {
   if (isResultMeta(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResultMeta, options);
+  return $rt.invalid(value, $checkResultMeta, options);
 }
-/** Returns the value as `ResultMeta`, or throws `ValidationFailed` with its errors. */
+/** The value as `ResultMeta`, or throws `ValidationFailed`. */
 export function parseResultMeta(value: unknown): ResultMeta {
-  return $runtime.parsed(validateResultMeta(value), "ResultMeta");
+  return $rt.parsed(validateResultMeta(value), "ResultMeta");
 }
 /** Whether a value is a valid `ResultMetaRelatedTask`. */
 export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
@@ -398,8 +373,7 @@ export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRela
   }
 }
 function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -407,39 +381,37 @@ function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedT
   }
   return true;
 }
-function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (errors.full) break;
-      if (key2 !== "taskId")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  for (const key2 in value) {
+    if (errors.full) break;
+    if (key2 !== "taskId")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key2),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key2),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `ResultMetaRelatedTask`: the value, or its errors with their paths. */
+/** The value as `ResultMetaRelatedTask`, or its errors. */
 export function validateResultMetaRelatedTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ResultMetaRelatedTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ResultMetaRelatedTask> {
   if (isResultMetaRelatedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResultMetaRelatedTask, options);
+  return $rt.invalid(value, $checkResultMetaRelatedTask, options);
 }
-/** Returns the value as `ResultMetaRelatedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `ResultMetaRelatedTask`, or throws `ValidationFailed`. */
 export function parseResultMetaRelatedTask(value: unknown): ResultMetaRelatedTask {
-  return $runtime.parsed(validateResultMetaRelatedTask(value), "ResultMetaRelatedTask");
+  return $rt.parsed(validateResultMetaRelatedTask(value), "ResultMetaRelatedTask");
 }
 /** Whether a value is a valid `CancelledTask`. */
 export function isCancelledTask(value: unknown): value is CancelledTask {
@@ -450,8 +422,7 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   }
 }
 function $testCancelledTask(value: unknown): value is CancelledTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -480,116 +451,79 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
   }
   return true;
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "cancelled")
-      $runtime.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(
-        key8 === "taskId" ||
-        key8 === "status" ||
-        key8 === "statusMessage" ||
-        key8 === "createdAt" ||
-        key8 === "lastUpdatedAt" ||
-        key8 === "ttlMs" ||
-        key8 === "pollIntervalMs"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "cancelled")
+    $rt.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(
+      key8 === "taskId" ||
+      key8 === "status" ||
+      key8 === "statusMessage" ||
+      key8 === "createdAt" ||
+      key8 === "lastUpdatedAt" ||
+      key8 === "ttlMs" ||
+      key8 === "pollIntervalMs"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `CancelledTask`: the value, or its errors with their paths. */
+/** The value as `CancelledTask`, or its errors. */
 export function validateCancelledTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelledTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelledTask> {
   if (isCancelledTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelledTask, options);
+  return $rt.invalid(value, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelledTask`, or throws `ValidationFailed`. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parsed(validateCancelledTask(value), "CancelledTask");
+  return $rt.parsed(validateCancelledTask(value), "CancelledTask");
 }
 /** Whether a value is a valid `CompletedTask`. */
 export function isCompletedTask(value: unknown): value is CompletedTask {
@@ -600,8 +534,7 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   }
 }
 function $testCompletedTask(value: unknown): value is CompletedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -633,121 +566,84 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
   }
   return true;
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "completed")
-      $runtime.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    const value8 = value.result;
-    if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!$runtime.isJsonObject(value8))
-      $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
-    for (const key9 in value) {
-      if (errors.full) break;
-      if (!(
-        key9 === "taskId" ||
-        key9 === "status" ||
-        key9 === "statusMessage" ||
-        key9 === "createdAt" ||
-        key9 === "lastUpdatedAt" ||
-        key9 === "ttlMs" ||
-        key9 === "pollIntervalMs" ||
-        key9 === "result"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key9),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key9),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "completed")
+    $rt.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  const value8 = value.result;
+  if (value8 === undefined) $rt.missing(errors, path, "result", at + "/required");
+  else if (!$rt.isJsonObject(value8))
+    $rt.wrongType(errors, path + "/result", "an object", value8, at + "/properties/result/type");
+  for (const key9 in value) {
+    if (errors.full) break;
+    if (!(
+      key9 === "taskId" ||
+      key9 === "status" ||
+      key9 === "statusMessage" ||
+      key9 === "createdAt" ||
+      key9 === "lastUpdatedAt" ||
+      key9 === "ttlMs" ||
+      key9 === "pollIntervalMs" ||
+      key9 === "result"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key9),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key9),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `CompletedTask`: the value, or its errors with their paths. */
+/** The value as `CompletedTask`, or its errors. */
 export function validateCompletedTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CompletedTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CompletedTask> {
   if (isCompletedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCompletedTask, options);
+  return $rt.invalid(value, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `CompletedTask`, or throws `ValidationFailed`. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parsed(validateCompletedTask(value), "CompletedTask");
+  return $rt.parsed(validateCompletedTask(value), "CompletedTask");
 }
 /** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
@@ -758,8 +654,7 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
   const value2 = value.taskId;
@@ -790,27 +685,24 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   }
   return true;
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-    $checkTask(value, path, errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
+  $checkTask(value, path, errors);
 }
-/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
+/** The value as `CreateTaskResult`, or its errors. */
 export function validateCreateTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateTaskResult> {
   if (isCreateTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateTaskResult, options);
+  return $rt.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateTaskResult`, or throws `ValidationFailed`. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
+  return $rt.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
 /** Whether a value is a valid `DetailedTask`. */
 export function isDetailedTask(value: unknown): value is DetailedTask {
@@ -821,8 +713,7 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
   }
 }
 function $testDetailedTask(value: unknown): value is DetailedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -845,52 +736,50 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.status;
-    switch (tag1) {
-      case "working":
-        $checkWorkingTask(value, path, errors);
-        break;
-      case "input_required":
-        $checkInputRequiredTask(value, path, errors);
-        break;
-      case "completed":
-        $checkCompletedTask(value, path, errors);
-        break;
-      case "failed":
-        $checkFailedTask(value, path, errors);
-        break;
-      case "cancelled":
-        $checkCancelledTask(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "status", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/status",
-            "discriminator",
-            'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.status;
+  switch (tag1) {
+    case "working":
+      $checkWorkingTask(value, path, errors);
+      break;
+    case "input_required":
+      $checkInputRequiredTask(value, path, errors);
+      break;
+    case "completed":
+      $checkCompletedTask(value, path, errors);
+      break;
+    case "failed":
+      $checkFailedTask(value, path, errors);
+      break;
+    case "cancelled":
+      $checkCancelledTask(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/status",
+          "discriminator",
+          'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `DetailedTask`: the value, or its errors with their paths. */
+/** The value as `DetailedTask`, or its errors. */
 export function validateDetailedTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<DetailedTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<DetailedTask> {
   if (isDetailedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkDetailedTask, options);
+  return $rt.invalid(value, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `DetailedTask`, or throws `ValidationFailed`. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parsed(validateDetailedTask(value), "DetailedTask");
+  return $rt.parsed(validateDetailedTask(value), "DetailedTask");
 }
 /** Whether a value is a valid `FailedTask`. */
 export function isFailedTask(value: unknown): value is FailedTask {
@@ -901,8 +790,7 @@ export function isFailedTask(value: unknown): value is FailedTask {
   }
 }
 function $testFailedTask(value: unknown): value is FailedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -934,121 +822,81 @@ function $testFailedTask(value: unknown): value is FailedTask {
   }
   return true;
 }
-function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "failed")
-      $runtime.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    const value8 = value.error;
-    if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isJsonObject(value8))
-      $runtime.unexpected(errors, path + "/error", "type", "an object", value8, at + "/properties/error/type");
-    for (const key9 in value) {
-      if (errors.full) break;
-      if (!(
-        key9 === "taskId" ||
-        key9 === "status" ||
-        key9 === "statusMessage" ||
-        key9 === "createdAt" ||
-        key9 === "lastUpdatedAt" ||
-        key9 === "ttlMs" ||
-        key9 === "pollIntervalMs" ||
-        key9 === "error"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key9),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key9),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "failed")
+    $rt.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  const value8 = value.error;
+  if (value8 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  else if (!$rt.isJsonObject(value8))
+    $rt.wrongType(errors, path + "/error", "an object", value8, at + "/properties/error/type");
+  for (const key9 in value) {
+    if (errors.full) break;
+    if (!(
+      key9 === "taskId" ||
+      key9 === "status" ||
+      key9 === "statusMessage" ||
+      key9 === "createdAt" ||
+      key9 === "lastUpdatedAt" ||
+      key9 === "ttlMs" ||
+      key9 === "pollIntervalMs" ||
+      key9 === "error"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key9),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key9),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `FailedTask`: the value, or its errors with their paths. */
-export function validateFailedTask(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<FailedTask> {
+/** The value as `FailedTask`, or its errors. */
+export function validateFailedTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<FailedTask> {
   if (isFailedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkFailedTask, options);
+  return $rt.invalid(value, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `FailedTask`, or throws `ValidationFailed`. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parsed(validateFailedTask(value), "FailedTask");
+  return $rt.parsed(validateFailedTask(value), "FailedTask");
 }
 /** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -1059,8 +907,7 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -1081,83 +928,74 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
   return true;
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.id;
-    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isString(value2) || $isSafeInteger(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/id",
-          "type",
-          "a string or an integer",
-          value2,
-          at + "/properties/id/anyOf",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.id;
+  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else if (!($isString(value2) || $isSafeInteger(value2))) {
+    if ($isString(value2)) {
+      if (typeof value2 !== "string")
+        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+    } else if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
-    }
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/get")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkGetTaskRequestParams(value4, path + "/params", errors);
-    for (const key5 in value) {
-      if (errors.full) break;
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/get")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  else $checkGetTaskRequestParams(value4, path + "/params", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequest`, or its errors. */
 export function validateGetTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequest> {
   if (isGetTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequest, options);
+  return $rt.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequest`, or throws `ValidationFailed`. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
+  return $rt.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
@@ -1168,8 +1006,7 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -1177,38 +1014,36 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
   }
   return true;
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    for (const key2 in value) {
-      if (errors.full) break;
-      if (key2 !== "taskId")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key2),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key2),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  for (const key2 in value) {
+    if (errors.full) break;
+    if (key2 !== "taskId")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key2),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key2),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequestParams`, or its errors. */
 export function validateGetTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequestParams> {
   if (isGetTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
+  return $rt.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
+  return $rt.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -1219,33 +1054,29 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   }
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
   return $testDetailedTask(value);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-    $checkDetailedTask(value, path, errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
+  $checkDetailedTask(value, path, errors);
 }
-/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
+/** The value as `GetTaskResult`, or its errors. */
 export function validateGetTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskResult> {
   if (isGetTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskResult, options);
+  return $rt.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskResult`, or throws `ValidationFailed`. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
+  return $rt.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
 /** Whether a value is a valid `InputRequest`. */
 export function isInputRequest(value: unknown): value is InputRequest {
@@ -1256,8 +1087,7 @@ export function isInputRequest(value: unknown): value is InputRequest {
   }
 }
 function $testInputRequest(value: unknown): value is InputRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
@@ -1274,46 +1104,44 @@ function $testInputRequest(value: unknown): value is InputRequest {
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.method;
-    switch (tag1) {
-      case "elicitation/create":
-        $checkElicitRequest(value, path, errors);
-        break;
-      case "sampling/createMessage":
-        $checkCreateMessageRequest(value, path, errors);
-        break;
-      case "roots/list":
-        $checkListRootsRequest(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "method", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/method",
-            "discriminator",
-            'one of "elicitation/create" | "sampling/createMessage" | "roots/list"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.method;
+  switch (tag1) {
+    case "elicitation/create":
+      $checkElicitRequest(value, path, errors);
+      break;
+    case "sampling/createMessage":
+      $checkCreateMessageRequest(value, path, errors);
+      break;
+    case "roots/list":
+      $checkListRootsRequest(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/method",
+          "discriminator",
+          'one of "elicitation/create" | "sampling/createMessage" | "roots/list"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `InputRequest`: the value, or its errors with their paths. */
+/** The value as `InputRequest`, or its errors. */
 export function validateInputRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequest> {
   if (isInputRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequest, options);
+  return $rt.invalid(value, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequest`, or throws `ValidationFailed`. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parsed(validateInputRequest(value), "InputRequest");
+  return $rt.parsed(validateInputRequest(value), "InputRequest");
 }
 /** Whether a value is a valid `InputRequests`. */
 export function isInputRequests(value: unknown): value is InputRequests {
@@ -1324,36 +1152,33 @@ export function isInputRequests(value: unknown): value is InputRequests {
   }
 }
 function $testInputRequests(value: unknown): value is InputRequests {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputRequest(item2)) return false;
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      const item2 = value[key1];
-      $checkInputRequest(item2, path + "/" + $runtime.pointerToken(key1), errors);
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    const item2 = value[key1];
+    $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
-/** Validates a value as `InputRequests`: the value, or its errors with their paths. */
+/** The value as `InputRequests`, or its errors. */
 export function validateInputRequests(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequests> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequests> {
   if (isInputRequests(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequests, options);
+  return $rt.invalid(value, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequests`, or throws `ValidationFailed`. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parsed(validateInputRequests(value), "InputRequests");
+  return $rt.parsed(validateInputRequests(value), "InputRequests");
 }
 /** Whether a value is a valid `InputRequiredTask`. */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
@@ -1364,8 +1189,7 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   }
 }
 function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1397,127 +1221,83 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   }
   return true;
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "input_required")
-      $runtime.unexpected(
-        errors,
-        path + "/status",
-        "const",
-        '"input_required"',
-        value2,
-        at + "/properties/status/const",
-      );
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    const value8 = value.inputRequests;
-    if (value8 === undefined) $runtime.missing(errors, path, "inputRequests", at + "/required");
-    else $checkInputRequests(value8, path + "/inputRequests", errors);
-    for (const key9 in value) {
-      if (errors.full) break;
-      if (!(
-        key9 === "taskId" ||
-        key9 === "status" ||
-        key9 === "statusMessage" ||
-        key9 === "createdAt" ||
-        key9 === "lastUpdatedAt" ||
-        key9 === "ttlMs" ||
-        key9 === "pollIntervalMs" ||
-        key9 === "inputRequests"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key9),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key9),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "input_required")
+    $rt.unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  const value8 = value.inputRequests;
+  if (value8 === undefined) $rt.missing(errors, path, "inputRequests", at + "/required");
+  else $checkInputRequests(value8, path + "/inputRequests", errors);
+  for (const key9 in value) {
+    if (errors.full) break;
+    if (!(
+      key9 === "taskId" ||
+      key9 === "status" ||
+      key9 === "statusMessage" ||
+      key9 === "createdAt" ||
+      key9 === "lastUpdatedAt" ||
+      key9 === "ttlMs" ||
+      key9 === "pollIntervalMs" ||
+      key9 === "inputRequests"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key9),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key9),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `InputRequiredTask`: the value, or its errors with their paths. */
+/** The value as `InputRequiredTask`, or its errors. */
 export function validateInputRequiredTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequiredTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequiredTask> {
   if (isInputRequiredTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequiredTask, options);
+  return $rt.invalid(value, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequiredTask`, or throws `ValidationFailed`. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parsed(validateInputRequiredTask(value), "InputRequiredTask");
+  return $rt.parsed(validateInputRequiredTask(value), "InputRequiredTask");
 }
 /** Whether a value is a valid `InputResponse`. */
 export function isInputResponse(value: unknown): value is InputResponse {
@@ -1530,22 +1310,22 @@ export function isInputResponse(value: unknown): value is InputResponse {
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponse";
   if (!($testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value)))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`: the value, or its errors with their paths. */
+/** The value as `InputResponse`, or its errors. */
 export function validateInputResponse(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputResponse> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputResponse> {
   if (isInputResponse(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputResponse, options);
+  return $rt.invalid(value, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputResponse`, or throws `ValidationFailed`. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parsed(validateInputResponse(value), "InputResponse");
+  return $rt.parsed(validateInputResponse(value), "InputResponse");
 }
 /** Whether a value is a valid `InputResponses`. */
 export function isInputResponses(value: unknown): value is InputResponses {
@@ -1556,36 +1336,33 @@ export function isInputResponses(value: unknown): value is InputResponses {
   }
 }
 function $testInputResponses(value: unknown): value is InputResponses {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputResponse(item2)) return false;
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      const item2 = value[key1];
-      $checkInputResponse(item2, path + "/" + $runtime.pointerToken(key1), errors);
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    const item2 = value[key1];
+    $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
-/** Validates a value as `InputResponses`: the value, or its errors with their paths. */
+/** The value as `InputResponses`, or its errors. */
 export function validateInputResponses(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputResponses> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputResponses> {
   if (isInputResponses(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputResponses, options);
+  return $rt.invalid(value, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputResponses`, or throws `ValidationFailed`. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parsed(validateInputResponses(value), "InputResponses");
+  return $rt.parsed(validateInputResponses(value), "InputResponses");
 }
 /** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
@@ -1596,8 +1373,7 @@ export function isTask(value: unknown): value is Task {
   }
 }
 function $testTask(value: unknown): value is Task {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1626,112 +1402,75 @@ function $testTask(value: unknown): value is Task {
   }
   return true;
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else $checkTaskStatus(value2, path + "/status", errors);
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(
-        key8 === "taskId" ||
-        key8 === "status" ||
-        key8 === "statusMessage" ||
-        key8 === "createdAt" ||
-        key8 === "lastUpdatedAt" ||
-        key8 === "ttlMs" ||
-        key8 === "pollIntervalMs"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else $checkTaskStatus(value2, path + "/status", errors);
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(
+      key8 === "taskId" ||
+      key8 === "status" ||
+      key8 === "statusMessage" ||
+      key8 === "createdAt" ||
+      key8 === "lastUpdatedAt" ||
+      key8 === "ttlMs" ||
+      key8 === "pollIntervalMs"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `Task`: the value, or its errors with their paths. */
-export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+/** The value as `Task`, or its errors. */
+export function validateTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Task> {
   if (isTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTask, options);
+  return $rt.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
+/** The value as `Task`, or throws `ValidationFailed`. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parsed(validateTask(value), "Task");
+  return $rt.parsed(validateTask(value), "Task");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
@@ -1742,43 +1481,32 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
   }
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   return $testDetailedTask(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/0/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(
-          errors,
-          path + "/_meta",
-          "type",
-          "an object",
-          value1,
-          at + "/allOf/0/properties/_meta/type",
-        );
-    }
-    $checkDetailedTask(value, path, errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/allOf/0/properties/_meta/type");
   }
+  $checkDetailedTask(value, path, errors);
 }
-/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotificationParams> {
   if (isTaskStatusNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
+  return $rt.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotificationParams`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
+  return $rt.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
 /** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
@@ -1789,8 +1517,7 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1802,52 +1529,43 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   }
   return true;
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value2 !== "notifications/tasks")
-      $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value2 !== "notifications/tasks")
+    $rt.unexpected(errors, path + "/method", "const", '"notifications/tasks"', value2, at + "/properties/method/const");
+  const value3 = value.params;
+  if (value3 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
+  for (const key4 in value) {
+    if (errors.full) break;
+    if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
+      $rt.report(
         errors,
-        path + "/method",
-        "const",
-        '"notifications/tasks"',
-        value2,
-        at + "/properties/method/const",
+        path + "/" + $rt.pointerToken(key4),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key4),
+        at + "/additionalProperties",
       );
-    const value3 = value.params;
-    if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
-    for (const key4 in value) {
-      if (errors.full) break;
-      if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key4),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key4),
-          at + "/additionalProperties",
-        );
-    }
   }
 }
-/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotification`, or its errors. */
 export function validateTaskStatusNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotification> {
   if (isTaskStatusNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotification, options);
+  return $rt.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotification`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
+  return $rt.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -1866,7 +1584,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1875,7 +1593,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
     value === "failed" ||
     value === "cancelled"
   ))
-    $runtime.unexpected(
+    $rt.unexpected(
       errors,
       path,
       "enum",
@@ -1884,17 +1602,14 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
-export function validateTaskStatus(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatus> {
+/** The value as `TaskStatus`, or its errors. */
+export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
   if (isTaskStatus(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatus, options);
+  return $rt.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatus`, or throws `ValidationFailed`. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
+  return $rt.parsed(validateTaskStatus(value), "TaskStatus");
 }
 /** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications`. */
 export function isTaskSubscriptionAcknowledgedNotifications(
@@ -1909,8 +1624,7 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 function $testTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1918,60 +1632,47 @@ function $testTaskSubscriptionAcknowledgedNotifications(
   }
   return true;
 }
-function $checkTaskSubscriptionAcknowledgedNotifications(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskIds;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/taskIds/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/taskIds/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskIds;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
       }
     }
-    for (const key4 in value) {
-      if (errors.full) break;
-      if (key4 !== "taskIds")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key4),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key4),
-          at + "/additionalProperties",
-        );
-    }
+  }
+  for (const key4 in value) {
+    if (errors.full) break;
+    if (key4 !== "taskIds")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key4),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key4),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`: the value, or its errors with their paths. */
+/** The value as `TaskSubscriptionAcknowledgedNotifications`, or its errors. */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
   if (isTaskSubscriptionAcknowledgedNotifications(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
+  return $rt.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed`. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateTaskSubscriptionAcknowledgedNotifications(value),
     "TaskSubscriptionAcknowledgedNotifications",
   );
@@ -1985,8 +1686,7 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
   }
 }
 function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1994,54 +1694,45 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
   }
   return true;
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskIds;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/taskIds/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/taskIds/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskIds;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
       }
     }
-    for (const key4 in value) {
-      if (errors.full) break;
-      if (key4 !== "taskIds")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key4),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key4),
-          at + "/additionalProperties",
-        );
-    }
+  }
+  for (const key4 in value) {
+    if (errors.full) break;
+    if (key4 !== "taskIds")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key4),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key4),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`: the value, or its errors with their paths. */
+/** The value as `TaskSubscriptionNotifications`, or its errors. */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskSubscriptionNotifications> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskSubscriptionNotifications> {
   if (isTaskSubscriptionNotifications(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskSubscriptionNotifications, options);
+  return $rt.invalid(value, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskSubscriptionNotifications`, or throws `ValidationFailed`. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  return $runtime.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
+  return $rt.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
 }
 /** Whether a value is a valid `TasksExtensionCapability`. */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
@@ -2052,37 +1743,34 @@ export function isTasksExtensionCapability(value: unknown): value is TasksExtens
   }
 }
 function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      $runtime.report(
-        errors,
-        path + "/" + $runtime.pointerToken(key1),
-        "false",
-        "no value is allowed here",
-        at + "/additionalProperties/not",
-      );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    $rt.report(
+      errors,
+      path + "/" + $rt.pointerToken(key1),
+      "false",
+      "no value is allowed here",
+      at + "/additionalProperties/not",
+    );
   }
 }
-/** Validates a value as `TasksExtensionCapability`: the value, or its errors with their paths. */
+/** The value as `TasksExtensionCapability`, or its errors. */
 export function validateTasksExtensionCapability(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TasksExtensionCapability> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TasksExtensionCapability> {
   if (isTasksExtensionCapability(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTasksExtensionCapability, options);
+  return $rt.invalid(value, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` with its errors. */
+/** The value as `TasksExtensionCapability`, or throws `ValidationFailed`. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  return $runtime.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
+  return $rt.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
 }
 /** Whether a value is a valid `UpdateTaskRequest`. */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
@@ -2093,8 +1781,7 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
   }
 }
 function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -2115,83 +1802,74 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   }
   return true;
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.id;
-    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (!($isString(value2) || $isSafeInteger(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/anyOf/0/type");
-      } else if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $runtime.unexpected(errors, path + "/id", "type", "an integer", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/id",
-          "type",
-          "a string or an integer",
-          value2,
-          at + "/properties/id/anyOf",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.id;
+  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else if (!($isString(value2) || $isSafeInteger(value2))) {
+    if ($isString(value2)) {
+      if (typeof value2 !== "string")
+        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+    } else if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
-    }
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/update")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
-    for (const key5 in value) {
-      if (errors.full) break;
-      if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/update")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `UpdateTaskRequest`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskRequest`, or its errors. */
 export function validateUpdateTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskRequest> {
   if (isUpdateTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskRequest, options);
+  return $rt.invalid(value, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskRequest`, or throws `ValidationFailed`. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
+  return $rt.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
 }
 /** Whether a value is a valid `UpdateTaskRequestParams`. */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
@@ -2202,8 +1880,7 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
   }
 }
 function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
@@ -2213,41 +1890,39 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
   }
   return true;
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.inputResponses;
-    if (value2 === undefined) $runtime.missing(errors, path, "inputResponses", at + "/required");
-    else $checkInputResponses(value2, path + "/inputResponses", errors);
-    for (const key3 in value) {
-      if (errors.full) break;
-      if (!(key3 === "taskId" || key3 === "inputResponses"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key3),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key3),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.inputResponses;
+  if (value2 === undefined) $rt.missing(errors, path, "inputResponses", at + "/required");
+  else $checkInputResponses(value2, path + "/inputResponses", errors);
+  for (const key3 in value) {
+    if (errors.full) break;
+    if (!(key3 === "taskId" || key3 === "inputResponses"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key3),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key3),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `UpdateTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskRequestParams`, or its errors. */
 export function validateUpdateTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskRequestParams> {
   if (isUpdateTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskRequestParams, options);
+  return $rt.invalid(value, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
+  return $rt.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
 }
 /** Whether a value is a valid `UpdateTaskResult`. */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
@@ -2258,30 +1933,27 @@ export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   }
 }
 function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
 }
-/** Validates a value as `UpdateTaskResult`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskResult`, or its errors. */
 export function validateUpdateTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskResult> {
   if (isUpdateTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskResult, options);
+  return $rt.invalid(value, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskResult`, or throws `ValidationFailed`. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
+  return $rt.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
 }
 /** Whether a value is a valid `WorkingTask`. */
 export function isWorkingTask(value: unknown): value is WorkingTask {
@@ -2292,8 +1964,7 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   }
 }
 function $testWorkingTask(value: unknown): value is WorkingTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -2322,116 +1993,76 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
   }
   return true;
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "working")
-      $runtime.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isNumber(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isFinite(value6)))
-          $runtime.unexpected(
-            errors,
-            path + "/ttlMs",
-            "type",
-            "a number",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "a number or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isFinite(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "a number",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-    }
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(
-        key8 === "taskId" ||
-        key8 === "status" ||
-        key8 === "statusMessage" ||
-        key8 === "createdAt" ||
-        key8 === "lastUpdatedAt" ||
-        key8 === "ttlMs" ||
-        key8 === "pollIntervalMs"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "working")
+    $rt.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isNumber(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isFinite(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
     }
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isFinite(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+  }
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(
+      key8 === "taskId" ||
+      key8 === "status" ||
+      key8 === "statusMessage" ||
+      key8 === "createdAt" ||
+      key8 === "lastUpdatedAt" ||
+      key8 === "ttlMs" ||
+      key8 === "pollIntervalMs"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `WorkingTask`: the value, or its errors with their paths. */
-export function validateWorkingTask(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<WorkingTask> {
+/** The value as `WorkingTask`, or its errors. */
+export function validateWorkingTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WorkingTask> {
   if (isWorkingTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkWorkingTask, options);
+  return $rt.invalid(value, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `WorkingTask`, or throws `ValidationFailed`. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parsed(validateWorkingTask(value), "WorkingTask");
+  return $rt.parsed(validateWorkingTask(value), "WorkingTask");
 }
 /** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
@@ -2442,44 +2073,34 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
   }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
   return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "elicitation/create")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"elicitation/create"',
-        value1,
-        at + "/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkElicitRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "elicitation/create")
+    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value1, at + "/properties/method/const");
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkElicitRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
+/** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequest> {
   if (isElicitRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequest, options);
+  return $rt.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequest`, or throws `ValidationFailed`. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
+  return $rt.parsed(validateElicitRequest(value), "ElicitRequest");
 }
 /** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
@@ -2492,22 +2113,22 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestParams`, or its errors. */
 export function validateElicitRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestParams> {
   if (isElicitRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestParams, options);
+  return $rt.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
+  return $rt.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
 /** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
@@ -2518,8 +2139,7 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
@@ -2533,50 +2153,40 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.elicitationId;
-    if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/elicitationId",
-        "type",
-        "a string",
-        value2,
-        at + "/properties/elicitationId/type",
-      );
-    const value3 = value.message;
-    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
-    const value4 = value.mode;
-    if (value4 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value4 !== "url")
-      $runtime.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
-    const value5 = value.task;
-    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
-    const value6 = value.url;
-    if (value6 === undefined) $runtime.missing(errors, path, "url", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.elicitationId;
+  if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/elicitationId", "a string", value2, at + "/properties/elicitationId/type");
+  const value3 = value.message;
+  if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value3, at + "/properties/message/type");
+  const value4 = value.mode;
+  if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value4 !== "url")
+    $rt.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
+  const value5 = value.task;
+  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  const value6 = value.url;
+  if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (typeof value6 !== "string") $rt.wrongType(errors, path + "/url", "a string", value6, at + "/properties/url/type");
 }
-/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestURLParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestURLParams> {
   if (isElicitRequestURLParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
+  return $rt.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestURLParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
+  return $rt.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
 /** Whether a value is a valid `ParamsMeta`. */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
@@ -2587,63 +2197,42 @@ export function isParamsMeta(value: unknown): value is ParamsMeta {
   }
 }
 function $testParamsMeta(value: unknown): value is ParamsMeta {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.progressToken;
   return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isInteger(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "a string",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $runtime.unexpected(
-              errors,
-              path + "/progressToken",
-              "type",
-              "an integer",
-              value1,
-              at + "/properties/progressToken/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/progressToken",
-            "type",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.progressToken;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isInteger(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/progressToken", "a string", value1, at + "/properties/progressToken/type");
+      } else if ($isAnyNumber(value1)) {
+        if (!(typeof value1 === "number" && Number.isInteger(value1)))
+          $rt.wrongType(errors, path + "/progressToken", "an integer", value1, at + "/properties/progressToken/type");
+      } else {
+        $rt.wrongType(
+          errors,
+          path + "/progressToken",
+          "a string or an integer",
+          value1,
+          at + "/properties/progressToken/type",
+        );
       }
     }
   }
 }
-/** Validates a value as `ParamsMeta`: the value, or its errors with their paths. */
-export function validateParamsMeta(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ParamsMeta> {
+/** The value as `ParamsMeta`, or its errors. */
+export function validateParamsMeta(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ParamsMeta> {
   if (isParamsMeta(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkParamsMeta, options);
+  return $rt.invalid(value, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` with its errors. */
+/** The value as `ParamsMeta`, or throws `ValidationFailed`. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parsed(validateParamsMeta(value), "ParamsMeta");
+  return $rt.parsed(validateParamsMeta(value), "ParamsMeta");
 }
 /** Whether a value is a valid `TaskMetadata`. */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
@@ -2654,33 +2243,30 @@ export function isTaskMetadata(value: unknown): value is TaskMetadata {
   }
 }
 function $testTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.ttl;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isInteger(value1)))
-        $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.ttl;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isInteger(value1)))
+      $rt.wrongType(errors, path + "/ttl", "an integer", value1, at + "/properties/ttl/type");
   }
 }
-/** Validates a value as `TaskMetadata`: the value, or its errors with their paths. */
+/** The value as `TaskMetadata`, or its errors. */
 export function validateTaskMetadata(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskMetadata> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskMetadata> {
   if (isTaskMetadata(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskMetadata, options);
+  return $rt.invalid(value, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskMetadata`, or throws `ValidationFailed`. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parsed(validateTaskMetadata(value), "TaskMetadata");
+  return $rt.parsed(validateTaskMetadata(value), "TaskMetadata");
 }
 /** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
@@ -2691,8 +2277,7 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
@@ -2704,39 +2289,37 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value5 = value.task;
   return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 !== undefined) {
-      if (value3 !== "form")
-        $runtime.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
-    }
-    const value4 = value.requestedSchema;
-    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-    else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
-    const value5 = value.task;
-    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.message;
+  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+  const value3 = value.mode;
+  if (value3 !== undefined) {
+    if (value3 !== "form")
+      $rt.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
   }
+  const value4 = value.requestedSchema;
+  if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
+  const value5 = value.task;
+  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
 }
-/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestFormParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestFormParams> {
   if (isElicitRequestFormParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
+  return $rt.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestFormParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
+  return $rt.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
 /** Whether a value is a valid `McpElicitationSchema`. */
 export function isMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
@@ -2747,8 +2330,7 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
   }
 }
 function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -2762,119 +2344,87 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/$schema", "type", "null", value1, at + "/properties/$schema/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/$schema",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/$schema/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
+      } else {
+        $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
       }
-    }
-    const value2 = value.properties;
-    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isJsonObject(value2))
-      $runtime.unexpected(
-        errors,
-        path + "/properties",
-        "type",
-        "an object",
-        value2,
-        at + "/properties/properties/type",
-      );
-    else {
-      for (const key3 in value2) {
-        if (errors.full) break;
-        const item4 = value2[key3];
-        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!($isStringArray(value5) || $isNull(value5))) {
-        if ($isArray(value5)) {
-          if (!Array.isArray(value5))
-            $runtime.unexpected(
-              errors,
-              path + "/required",
-              "type",
-              "an array",
-              value5,
-              at + "/properties/required/type",
-            );
-          else {
-            for (let i6 = 0; i6 < value5.length; i6++) {
-              if (errors.full) break;
-              const item7 = value5[i6];
-              if (typeof item7 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/required/" + i6,
-                  "type",
-                  "a string",
-                  item7,
-                  at + "/properties/required/items/type",
-                );
-            }
-          }
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/required", "type", "null", value5, at + "/properties/required/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/required",
-            "type",
-            "an array or null",
-            value5,
-            at + "/properties/required/type",
-          );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationObjectType(value8, path + "/type", errors);
-    for (const key9 in value) {
-      if (errors.full) break;
-      if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key9),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key9),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.properties;
+  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  else if (!$rt.isJsonObject(value2))
+    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+  else {
+    for (const key3 in value2) {
+      if (errors.full) break;
+      const item4 = value2[key3];
+      $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!($isStringArray(value5) || $isNull(value5))) {
+      if ($isArray(value5)) {
+        if (!Array.isArray(value5))
+          $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+        else {
+          for (let i6 = 0; i6 < value5.length; i6++) {
+            if (errors.full) break;
+            const item7 = value5[i6];
+            if (typeof item7 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/required/" + i6,
+                "a string",
+                item7,
+                at + "/properties/required/items/type",
+              );
+          }
+        }
+      } else if ($isNull(value5)) {
+        if (value5 !== null)
+          $rt.wrongType(errors, path + "/required", "null", value5, at + "/properties/required/type");
+      } else {
+        $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationObjectType(value8, path + "/type", errors);
+  for (const key9 in value) {
+    if (errors.full) break;
+    if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key9),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key9),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationSchema`, or its errors. */
 export function validateMcpElicitationSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationSchema> {
   if (isMcpElicitationSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationSchema, options);
 }
-/** Returns the value as `McpElicitationSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationSchema(value: unknown): McpElicitationSchema {
-  return $runtime.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
+  return $rt.parsed(validateMcpElicitationSchema(value), "McpElicitationSchema");
 }
 /** Whether a value is a valid `McpElicitationPrimitiveSchema`. */
 export function isMcpElicitationPrimitiveSchema(value: unknown): value is McpElicitationPrimitiveSchema {
@@ -2892,7 +2442,7 @@ function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicita
     $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     $testMcpElicitationEnumSchema(value) ||
@@ -2900,19 +2450,19 @@ function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, error
     $testMcpElicitationNumberSchema(value) ||
     $testMcpElicitationBooleanSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 4 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationPrimitiveSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationPrimitiveSchema`, or its errors. */
 export function validateMcpElicitationPrimitiveSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationPrimitiveSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationPrimitiveSchema> {
   if (isMcpElicitationPrimitiveSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationPrimitiveSchema, options);
 }
-/** Returns the value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationPrimitiveSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationPrimitiveSchema(value: unknown): McpElicitationPrimitiveSchema {
-  return $runtime.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
+  return $rt.parsed(validateMcpElicitationPrimitiveSchema(value), "McpElicitationPrimitiveSchema");
 }
 /** Whether a value is a valid `McpElicitationEnumSchema`. */
 export function isMcpElicitationEnumSchema(value: unknown): value is McpElicitationEnumSchema {
@@ -2929,26 +2479,26 @@ function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationE
     $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     $testMcpElicitationSingleSelectEnumSchema(value) ||
     $testMcpElicitationMultiSelectEnumSchema(value) ||
     $testMcpElicitationLegacyTitledEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationEnumSchema`, or its errors. */
 export function validateMcpElicitationEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationEnumSchema> {
   if (isMcpElicitationEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationEnumSchema, options);
 }
-/** Returns the value as `McpElicitationEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationEnumSchema(value: unknown): McpElicitationEnumSchema {
-  return $runtime.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
+  return $rt.parsed(validateMcpElicitationEnumSchema(value), "McpElicitationEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationSingleSelectEnumSchema`. */
 export function isMcpElicitationSingleSelectEnumSchema(value: unknown): value is McpElicitationSingleSelectEnumSchema {
@@ -2963,25 +2513,25 @@ function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is Mcp
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationSingleSelectEnumSchema> {
   if (isMcpElicitationSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationSingleSelectEnumSchema(value: unknown): McpElicitationSingleSelectEnumSchema {
-  return $runtime.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
+  return $rt.parsed(validateMcpElicitationSingleSelectEnumSchema(value), "McpElicitationSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationUntitledSingleSelectEnumSchema`. */
 export function isMcpElicitationUntitledSingleSelectEnumSchema(
@@ -2996,8 +2546,7 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3014,140 +2563,90 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledSingleSelectEnumSchema> {
   if (isMcpElicitationUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledSingleSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationUntitledSingleSelectEnumSchema(value),
     "McpElicitationUntitledSingleSelectEnumSchema",
   );
@@ -3163,21 +2662,21 @@ export function isMcpElicitationStringType(value: unknown): value is McpElicitat
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $runtime.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringType> {
   if (isMcpElicitationStringType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringType, options);
+  return $rt.invalid(value, $checkMcpElicitationStringType, options);
 }
-/** Returns the value as `McpElicitationStringType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringType(value: unknown): McpElicitationStringType {
-  return $runtime.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
+  return $rt.parsed(validateMcpElicitationStringType(value), "McpElicitationStringType");
 }
 /** Whether a value is a valid `McpElicitationTitledSingleSelectEnumSchema`. */
 export function isMcpElicitationTitledSingleSelectEnumSchema(
@@ -3192,8 +2691,7 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
 function $testMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3210,132 +2708,89 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledSingleSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.oneOf;
-    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.oneOf;
+  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledSingleSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledSingleSelectEnumSchema> {
   if (isMcpElicitationTitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledSingleSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledSingleSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationTitledSingleSelectEnumSchema(value),
     "McpElicitationTitledSingleSelectEnumSchema",
   );
@@ -3349,8 +2804,7 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
   }
 }
 function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -3360,42 +2814,40 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-    for (const key3 in value) {
-      if (errors.full) break;
-      if (!(key3 === "const" || key3 === "title"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key3),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key3),
-          at + "/additionalProperties",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  for (const key3 in value) {
+    if (errors.full) break;
+    if (!(key3 === "const" || key3 === "title"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key3),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key3),
+        at + "/additionalProperties",
+      );
   }
 }
-/** Validates a value as `McpElicitationConstOption`: the value, or its errors with their paths. */
+/** The value as `McpElicitationConstOption`, or its errors. */
 export function validateMcpElicitationConstOption(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationConstOption> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationConstOption> {
   if (isMcpElicitationConstOption(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationConstOption, options);
+  return $rt.invalid(value, $checkMcpElicitationConstOption, options);
 }
-/** Returns the value as `McpElicitationConstOption`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationConstOption`, or throws `ValidationFailed`. */
 export function parseMcpElicitationConstOption(value: unknown): McpElicitationConstOption {
-  return $runtime.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
+  return $rt.parsed(validateMcpElicitationConstOption(value), "McpElicitationConstOption");
 }
 /** Whether a value is a valid `McpElicitationMultiSelectEnumSchema`. */
 export function isMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpElicitationMultiSelectEnumSchema {
@@ -3410,25 +2862,25 @@ function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpE
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `McpElicitationMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationMultiSelectEnumSchema> {
   if (isMcpElicitationMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationMultiSelectEnumSchema(value: unknown): McpElicitationMultiSelectEnumSchema {
-  return $runtime.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
+  return $rt.parsed(validateMcpElicitationMultiSelectEnumSchema(value), "McpElicitationMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationUntitledMultiSelectEnumSchema`. */
 export function isMcpElicitationUntitledMultiSelectEnumSchema(
@@ -3443,8 +2895,7 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -3481,207 +2932,129 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isStringArray(value1) || $isNull(value1))) {
-        if ($isArray(value1)) {
-          if (!Array.isArray(value1))
-            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-          else {
-            for (let i2 = 0; i2 < value1.length; i2++) {
-              if (errors.full) break;
-              const item3 = value1[i2];
-              if (typeof item3 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/default/" + i2,
-                  "type",
-                  "a string",
-                  item3,
-                  at + "/properties/default/items/type",
-                );
-            }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isStringArray(value1) || $isNull(value1))) {
+      if ($isArray(value1)) {
+        if (!Array.isArray(value1))
+          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        else {
+          for (let i2 = 0; i2 < value1.length; i2++) {
+            if (errors.full) break;
+            const item3 = value1[i2];
+            if (typeof item3 !== "string")
+              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
           }
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "an array or null",
-            value1,
-            at + "/properties/default/type",
-          );
         }
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
       }
-    }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (!($isString(value4) || $isNull(value4))) {
-        if ($isString(value4)) {
-          if (typeof value4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value4,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
-        if ($isAnyNumber(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxItems",
-              "type",
-              "an integer",
-              value6,
-              at + "/properties/maxItems/type",
-            );
-          else if (!(value6 >= 0))
-            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxItems",
-            "type",
-            "an integer or null",
-            value6,
-            at + "/properties/maxItems/type",
-          );
-        }
-      }
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
-        if ($isAnyNumber(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            $runtime.unexpected(
-              errors,
-              path + "/minItems",
-              "type",
-              "an integer",
-              value7,
-              at + "/properties/minItems/type",
-            );
-          else if (!(value7 >= 0))
-            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isNull(value7)) {
-          if (value7 !== null)
-            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minItems",
-            "type",
-            "an integer or null",
-            value7,
-            at + "/properties/minItems/type",
-          );
-        }
-      }
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (!($isString(value8) || $isNull(value8))) {
-        if ($isString(value8)) {
-          if (typeof value8 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isNull(value8)) {
-          if (value8 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value8,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
-    for (const key10 in value) {
-      if (errors.full) break;
-      if (!(
-        key10 === "default" ||
-        key10 === "description" ||
-        key10 === "items" ||
-        key10 === "maxItems" ||
-        key10 === "minItems" ||
-        key10 === "title" ||
-        key10 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key10),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key10),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (!($isString(value4) || $isNull(value4))) {
+      if ($isString(value4)) {
+        if (typeof value4 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      }
+    }
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
+        if (!(typeof value6 === "number" && Number.isInteger(value6)))
+          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+        else if (!(value6 >= 0))
+          $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
+    }
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+      if ($isAnyNumber(value7)) {
+        if (!(typeof value7 === "number" && Number.isInteger(value7)))
+          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+        else if (!(value7 >= 0))
+          $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+      } else if ($isNull(value7)) {
+        if (value7 !== null)
+          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
+    }
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (!($isString(value8) || $isNull(value8))) {
+      if ($isString(value8)) {
+        if (typeof value8 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+      } else if ($isNull(value8)) {
+        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      }
+    }
+  }
+  const value9 = value.type;
+  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  for (const key10 in value) {
+    if (errors.full) break;
+    if (!(
+      key10 === "default" ||
+      key10 === "description" ||
+      key10 === "items" ||
+      key10 === "maxItems" ||
+      key10 === "minItems" ||
+      key10 === "title" ||
+      key10 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key10),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key10),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledMultiSelectEnumSchema> {
   if (isMcpElicitationUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationUntitledMultiSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationUntitledMultiSelectEnumSchema(value),
     "McpElicitationUntitledMultiSelectEnumSchema",
   );
@@ -3695,8 +3068,7 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
   }
 }
 function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -3706,56 +3078,47 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.enum;
+  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
   else {
-    const value1 = value.enum;
-    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        if (typeof item3 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i2,
-            "type",
-            "a string",
-            item3,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value4, path + "/type", errors);
-    for (const key5 in value) {
+    for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
-      if (!(key5 === "enum" || key5 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
+      const item3 = value1[i2];
+      if (typeof item3 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
     }
   }
+  const value4 = value.type;
+  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value4, path + "/type", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "enum" || key5 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationUntitledEnumItems`: the value, or its errors with their paths. */
+/** The value as `McpElicitationUntitledEnumItems`, or its errors. */
 export function validateMcpElicitationUntitledEnumItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationUntitledEnumItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationUntitledEnumItems> {
   if (isMcpElicitationUntitledEnumItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
+  return $rt.invalid(value, $checkMcpElicitationUntitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationUntitledEnumItems`, or throws `ValidationFailed`. */
 export function parseMcpElicitationUntitledEnumItems(value: unknown): McpElicitationUntitledEnumItems {
-  return $runtime.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
+  return $rt.parsed(validateMcpElicitationUntitledEnumItems(value), "McpElicitationUntitledEnumItems");
 }
 /** Whether a value is a valid `McpElicitationArrayType`. */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
@@ -3768,21 +3131,21 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") $runtime.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationArrayType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationArrayType`, or its errors. */
 export function validateMcpElicitationArrayType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationArrayType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationArrayType> {
   if (isMcpElicitationArrayType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationArrayType, options);
+  return $rt.invalid(value, $checkMcpElicitationArrayType, options);
 }
-/** Returns the value as `McpElicitationArrayType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationArrayType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationArrayType(value: unknown): McpElicitationArrayType {
-  return $runtime.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
+  return $rt.parsed(validateMcpElicitationArrayType(value), "McpElicitationArrayType");
 }
 /** Whether a value is a valid `McpElicitationTitledMultiSelectEnumSchema`. */
 export function isMcpElicitationTitledMultiSelectEnumSchema(
@@ -3797,8 +3160,7 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
 function $testMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -3835,207 +3197,129 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledMultiSelectEnumSchema(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isStringArray(value1) || $isNull(value1))) {
-        if ($isArray(value1)) {
-          if (!Array.isArray(value1))
-            $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-          else {
-            for (let i2 = 0; i2 < value1.length; i2++) {
-              if (errors.full) break;
-              const item3 = value1[i2];
-              if (typeof item3 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/default/" + i2,
-                  "type",
-                  "a string",
-                  item3,
-                  at + "/properties/default/items/type",
-                );
-            }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isStringArray(value1) || $isNull(value1))) {
+      if ($isArray(value1)) {
+        if (!Array.isArray(value1))
+          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        else {
+          for (let i2 = 0; i2 < value1.length; i2++) {
+            if (errors.full) break;
+            const item3 = value1[i2];
+            if (typeof item3 !== "string")
+              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
           }
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "an array or null",
-            value1,
-            at + "/properties/default/type",
-          );
         }
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
       }
-    }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (!($isString(value4) || $isNull(value4))) {
-        if ($isString(value4)) {
-          if (typeof value4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value4,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value4,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
-        if ($isAnyNumber(value6)) {
-          if (!(typeof value6 === "number" && Number.isInteger(value6)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxItems",
-              "type",
-              "an integer",
-              value6,
-              at + "/properties/maxItems/type",
-            );
-          else if (!(value6 >= 0))
-            $runtime.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/maxItems", "type", "null", value6, at + "/properties/maxItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxItems",
-            "type",
-            "an integer or null",
-            value6,
-            at + "/properties/maxItems/type",
-          );
-        }
-      }
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
-        if ($isAnyNumber(value7)) {
-          if (!(typeof value7 === "number" && Number.isInteger(value7)))
-            $runtime.unexpected(
-              errors,
-              path + "/minItems",
-              "type",
-              "an integer",
-              value7,
-              at + "/properties/minItems/type",
-            );
-          else if (!(value7 >= 0))
-            $runtime.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-        } else if ($isNull(value7)) {
-          if (value7 !== null)
-            $runtime.unexpected(errors, path + "/minItems", "type", "null", value7, at + "/properties/minItems/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minItems",
-            "type",
-            "an integer or null",
-            value7,
-            at + "/properties/minItems/type",
-          );
-        }
-      }
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (!($isString(value8) || $isNull(value8))) {
-        if ($isString(value8)) {
-          if (typeof value8 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-        } else if ($isNull(value8)) {
-          if (value8 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value8, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value8,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationArrayType(value9, path + "/type", errors);
-    for (const key10 in value) {
-      if (errors.full) break;
-      if (!(
-        key10 === "default" ||
-        key10 === "description" ||
-        key10 === "items" ||
-        key10 === "maxItems" ||
-        key10 === "minItems" ||
-        key10 === "title" ||
-        key10 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key10),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key10),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (!($isString(value4) || $isNull(value4))) {
+      if ($isString(value4)) {
+        if (typeof value4 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      }
+    }
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
+      if ($isAnyNumber(value6)) {
+        if (!(typeof value6 === "number" && Number.isInteger(value6)))
+          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+        else if (!(value6 >= 0))
+          $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
+    }
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
+      if ($isAnyNumber(value7)) {
+        if (!(typeof value7 === "number" && Number.isInteger(value7)))
+          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+        else if (!(value7 >= 0))
+          $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
+      } else if ($isNull(value7)) {
+        if (value7 !== null)
+          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
+      } else {
+        $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
+    }
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (!($isString(value8) || $isNull(value8))) {
+      if ($isString(value8)) {
+        if (typeof value8 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+      } else if ($isNull(value8)) {
+        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      }
+    }
+  }
+  const value9 = value.type;
+  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  for (const key10 in value) {
+    if (errors.full) break;
+    if (!(
+      key10 === "default" ||
+      key10 === "description" ||
+      key10 === "items" ||
+      key10 === "maxItems" ||
+      key10 === "minItems" ||
+      key10 === "title" ||
+      key10 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key10),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key10),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledMultiSelectEnumSchema`, or its errors. */
 export function validateMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledMultiSelectEnumSchema> {
   if (isMcpElicitationTitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledMultiSelectEnumSchema(
   value: unknown,
 ): McpElicitationTitledMultiSelectEnumSchema {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMcpElicitationTitledMultiSelectEnumSchema(value),
     "McpElicitationTitledMultiSelectEnumSchema",
   );
@@ -4049,8 +3333,7 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
   }
 }
 function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -4058,45 +3341,43 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.anyOf;
+  if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
   else {
-    const value1 = value.anyOf;
-    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
-      }
-    }
-    for (const key4 in value) {
+    for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
-      if (key4 !== "anyOf")
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key4),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key4),
-          at + "/additionalProperties",
-        );
+      const item3 = value1[i2];
+      $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
     }
   }
+  for (const key4 in value) {
+    if (errors.full) break;
+    if (key4 !== "anyOf")
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key4),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key4),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationTitledEnumItems`: the value, or its errors with their paths. */
+/** The value as `McpElicitationTitledEnumItems`, or its errors. */
 export function validateMcpElicitationTitledEnumItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationTitledEnumItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationTitledEnumItems> {
   if (isMcpElicitationTitledEnumItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationTitledEnumItems, options);
+  return $rt.invalid(value, $checkMcpElicitationTitledEnumItems, options);
 }
-/** Returns the value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationTitledEnumItems`, or throws `ValidationFailed`. */
 export function parseMcpElicitationTitledEnumItems(value: unknown): McpElicitationTitledEnumItems {
-  return $runtime.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
+  return $rt.parsed(validateMcpElicitationTitledEnumItems(value), "McpElicitationTitledEnumItems");
 }
 /** Whether a value is a valid `McpElicitationLegacyTitledEnumSchema`. */
 export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
@@ -4107,8 +3388,7 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
   }
 }
 function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -4134,184 +3414,123 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.enumNames;
-    if (value6 !== undefined) {
-      if (!($isStringArray(value6) || $isNull(value6))) {
-        if ($isArray(value6)) {
-          if (!Array.isArray(value6))
-            $runtime.unexpected(
-              errors,
-              path + "/enumNames",
-              "type",
-              "an array",
-              value6,
-              at + "/properties/enumNames/type",
-            );
-          else {
-            for (let i7 = 0; i7 < value6.length; i7++) {
-              if (errors.full) break;
-              const item8 = value6[i7];
-              if (typeof item8 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/enumNames/" + i7,
-                  "type",
-                  "a string",
-                  item8,
-                  at + "/properties/enumNames/items/type",
-                );
-            }
-          }
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/enumNames", "type", "null", value6, at + "/properties/enumNames/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/enumNames",
-            "type",
-            "an array or null",
-            value6,
-            at + "/properties/enumNames/type",
-          );
-        }
-      }
-    }
-    const value9 = value.title;
-    if (value9 !== undefined) {
-      if (!($isString(value9) || $isNull(value9))) {
-        if ($isString(value9)) {
-          if (typeof value9 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-        } else if ($isNull(value9)) {
-          if (value9 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value9, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value9,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value10, path + "/type", errors);
-    for (const key11 in value) {
-      if (errors.full) break;
-      if (!(
-        key11 === "default" ||
-        key11 === "description" ||
-        key11 === "enum" ||
-        key11 === "enumNames" ||
-        key11 === "title" ||
-        key11 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key11),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key11),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.enumNames;
+  if (value6 !== undefined) {
+    if (!($isStringArray(value6) || $isNull(value6))) {
+      if ($isArray(value6)) {
+        if (!Array.isArray(value6))
+          $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+        else {
+          for (let i7 = 0; i7 < value6.length; i7++) {
+            if (errors.full) break;
+            const item8 = value6[i7];
+            if (typeof item8 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/enumNames/" + i7,
+                "a string",
+                item8,
+                at + "/properties/enumNames/items/type",
+              );
+          }
+        }
+      } else if ($isNull(value6)) {
+        if (value6 !== null)
+          $rt.wrongType(errors, path + "/enumNames", "null", value6, at + "/properties/enumNames/type");
+      } else {
+        $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
+      }
+    }
+  }
+  const value9 = value.title;
+  if (value9 !== undefined) {
+    if (!($isString(value9) || $isNull(value9))) {
+      if ($isString(value9)) {
+        if (typeof value9 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+      } else if ($isNull(value9)) {
+        if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
+      }
+    }
+  }
+  const value10 = value.type;
+  if (value10 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value10, path + "/type", errors);
+  for (const key11 in value) {
+    if (errors.full) break;
+    if (!(
+      key11 === "default" ||
+      key11 === "description" ||
+      key11 === "enum" ||
+      key11 === "enumNames" ||
+      key11 === "title" ||
+      key11 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key11),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key11),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationLegacyTitledEnumSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationLegacyTitledEnumSchema`, or its errors. */
 export function validateMcpElicitationLegacyTitledEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationLegacyTitledEnumSchema> {
   if (isMcpElicitationLegacyTitledEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationLegacyTitledEnumSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationLegacyTitledEnumSchema(value: unknown): McpElicitationLegacyTitledEnumSchema {
-  return $runtime.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
+  return $rt.parsed(validateMcpElicitationLegacyTitledEnumSchema(value), "McpElicitationLegacyTitledEnumSchema");
 }
 /** Whether a value is a valid `McpElicitationStringSchema`. */
 export function isMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
@@ -4322,8 +3541,7 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
   }
 }
 function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -4360,220 +3578,127 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isString(value1) || $isNull(value1))) {
-        if ($isString(value1)) {
-          if (typeof value1 !== "string")
-            $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a string or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isString(value1) || $isNull(value1))) {
+      if ($isString(value1)) {
+        if (typeof value1 !== "string")
+          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.format;
-    if (value3 !== undefined) {
-      if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
-        if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-        else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/format",
-              "type",
-              "null",
-              value3,
-              at + "/properties/format/anyOf/1/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/format",
-            "type",
-            "a string or null",
-            value3,
-            at + "/properties/format/anyOf",
-          );
-        }
-      }
-    }
-    const value4 = value.maxLength;
-    if (value4 !== undefined) {
-      if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
-        if ($isAnyNumber(value4)) {
-          if (!(typeof value4 === "number" && Number.isInteger(value4)))
-            $runtime.unexpected(
-              errors,
-              path + "/maxLength",
-              "type",
-              "an integer",
-              value4,
-              at + "/properties/maxLength/type",
-            );
-          else if (!(value4 >= 0))
-            $runtime.report(
-              errors,
-              path + "/maxLength",
-              "minimum",
-              "must be >= 0",
-              at + "/properties/maxLength/minimum",
-            );
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(errors, path + "/maxLength", "type", "null", value4, at + "/properties/maxLength/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maxLength",
-            "type",
-            "an integer or null",
-            value4,
-            at + "/properties/maxLength/type",
-          );
-        }
-      }
-    }
-    const value5 = value.minLength;
-    if (value5 !== undefined) {
-      if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
-        if ($isAnyNumber(value5)) {
-          if (!(typeof value5 === "number" && Number.isInteger(value5)))
-            $runtime.unexpected(
-              errors,
-              path + "/minLength",
-              "type",
-              "an integer",
-              value5,
-              at + "/properties/minLength/type",
-            );
-          else if (!(value5 >= 0))
-            $runtime.report(
-              errors,
-              path + "/minLength",
-              "minimum",
-              "must be >= 0",
-              at + "/properties/minLength/minimum",
-            );
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/minLength", "type", "null", value5, at + "/properties/minLength/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minLength",
-            "type",
-            "an integer or null",
-            value5,
-            at + "/properties/minLength/type",
-          );
-        }
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (!($isString(value6) || $isNull(value6))) {
-        if ($isString(value6)) {
-          if (typeof value6 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-        } else if ($isNull(value6)) {
-          if (value6 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value6, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value6,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationStringType(value7, path + "/type", errors);
-    for (const key8 in value) {
-      if (errors.full) break;
-      if (!(
-        key8 === "default" ||
-        key8 === "description" ||
-        key8 === "format" ||
-        key8 === "maxLength" ||
-        key8 === "minLength" ||
-        key8 === "title" ||
-        key8 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key8),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key8),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.format;
+  if (value3 !== undefined) {
+    if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
+      if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+      else if ($isNull(value3)) {
+        if (value3 !== null)
+          $rt.wrongType(errors, path + "/format", "null", value3, at + "/properties/format/anyOf/1/type");
+      } else {
+        $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
+      }
+    }
+  }
+  const value4 = value.maxLength;
+  if (value4 !== undefined) {
+    if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
+      if ($isAnyNumber(value4)) {
+        if (!(typeof value4 === "number" && Number.isInteger(value4)))
+          $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+        else if (!(value4 >= 0))
+          $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
+      } else if ($isNull(value4)) {
+        if (value4 !== null)
+          $rt.wrongType(errors, path + "/maxLength", "null", value4, at + "/properties/maxLength/type");
+      } else {
+        $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
+      }
+    }
+  }
+  const value5 = value.minLength;
+  if (value5 !== undefined) {
+    if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
+      if ($isAnyNumber(value5)) {
+        if (!(typeof value5 === "number" && Number.isInteger(value5)))
+          $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+        else if (!(value5 >= 0))
+          $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
+      } else if ($isNull(value5)) {
+        if (value5 !== null)
+          $rt.wrongType(errors, path + "/minLength", "null", value5, at + "/properties/minLength/type");
+      } else {
+        $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
+      }
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (!($isString(value6) || $isNull(value6))) {
+      if ($isString(value6)) {
+        if (typeof value6 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+      } else if ($isNull(value6)) {
+        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      }
+    }
+  }
+  const value7 = value.type;
+  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  for (const key8 in value) {
+    if (errors.full) break;
+    if (!(
+      key8 === "default" ||
+      key8 === "description" ||
+      key8 === "format" ||
+      key8 === "maxLength" ||
+      key8 === "minLength" ||
+      key8 === "title" ||
+      key8 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key8),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key8),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationStringSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringSchema`, or its errors. */
 export function validateMcpElicitationStringSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringSchema> {
   if (isMcpElicitationStringSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationStringSchema, options);
 }
-/** Returns the value as `McpElicitationStringSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringSchema(value: unknown): McpElicitationStringSchema {
-  return $runtime.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
+  return $rt.parsed(validateMcpElicitationStringSchema(value), "McpElicitationStringSchema");
 }
 /** Whether a value is a valid `McpElicitationStringFormat`. */
 export function isMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
@@ -4586,22 +3711,22 @@ export function isMcpElicitationStringFormat(value: unknown): value is McpElicit
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $runtime.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationStringFormat`: the value, or its errors with their paths. */
+/** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationStringFormat> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationStringFormat> {
   if (isMcpElicitationStringFormat(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationStringFormat, options);
+  return $rt.invalid(value, $checkMcpElicitationStringFormat, options);
 }
-/** Returns the value as `McpElicitationStringFormat`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationStringFormat`, or throws `ValidationFailed`. */
 export function parseMcpElicitationStringFormat(value: unknown): McpElicitationStringFormat {
-  return $runtime.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
+  return $rt.parsed(validateMcpElicitationStringFormat(value), "McpElicitationStringFormat");
 }
 /** Whether a value is a valid `McpElicitationNumberSchema`. */
 export function isMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
@@ -4612,8 +3737,7 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
   }
 }
 function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -4642,163 +3766,108 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isNumber(value1) || $isNull(value1))) {
-        if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isFinite(value1)))
-            $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a number or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isNumber(value1) || $isNull(value1))) {
+      if ($isAnyNumber(value1)) {
+        if (!(typeof value1 === "number" && Number.isFinite(value1)))
+          $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.maximum;
-    if (value3 !== undefined) {
-      if (!($isNumber(value3) || $isNull(value3))) {
-        if ($isAnyNumber(value3)) {
-          if (!(typeof value3 === "number" && Number.isFinite(value3)))
-            $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-        } else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(errors, path + "/maximum", "type", "null", value3, at + "/properties/maximum/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/maximum",
-            "type",
-            "a number or null",
-            value3,
-            at + "/properties/maximum/type",
-          );
-        }
-      }
-    }
-    const value4 = value.minimum;
-    if (value4 !== undefined) {
-      if (!($isNumber(value4) || $isNull(value4))) {
-        if ($isAnyNumber(value4)) {
-          if (!(typeof value4 === "number" && Number.isFinite(value4)))
-            $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-        } else if ($isNull(value4)) {
-          if (value4 !== null)
-            $runtime.unexpected(errors, path + "/minimum", "type", "null", value4, at + "/properties/minimum/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/minimum",
-            "type",
-            "a number or null",
-            value4,
-            at + "/properties/minimum/type",
-          );
-        }
-      }
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (!($isString(value5) || $isNull(value5))) {
-        if ($isString(value5)) {
-          if (typeof value5 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-        } else if ($isNull(value5)) {
-          if (value5 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value5, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value5,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationNumberType(value6, path + "/type", errors);
-    for (const key7 in value) {
-      if (errors.full) break;
-      if (!(
-        key7 === "default" ||
-        key7 === "description" ||
-        key7 === "maximum" ||
-        key7 === "minimum" ||
-        key7 === "title" ||
-        key7 === "type"
-      ))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key7),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key7),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.maximum;
+  if (value3 !== undefined) {
+    if (!($isNumber(value3) || $isNull(value3))) {
+      if ($isAnyNumber(value3)) {
+        if (!(typeof value3 === "number" && Number.isFinite(value3)))
+          $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+      } else if ($isNull(value3)) {
+        if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
+      } else {
+        $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
+      }
+    }
+  }
+  const value4 = value.minimum;
+  if (value4 !== undefined) {
+    if (!($isNumber(value4) || $isNull(value4))) {
+      if ($isAnyNumber(value4)) {
+        if (!(typeof value4 === "number" && Number.isFinite(value4)))
+          $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+      } else if ($isNull(value4)) {
+        if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
+      } else {
+        $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
+      }
+    }
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (!($isString(value5) || $isNull(value5))) {
+      if ($isString(value5)) {
+        if (typeof value5 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+      } else if ($isNull(value5)) {
+        if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
+      }
+    }
+  }
+  const value6 = value.type;
+  if (value6 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationNumberType(value6, path + "/type", errors);
+  for (const key7 in value) {
+    if (errors.full) break;
+    if (!(
+      key7 === "default" ||
+      key7 === "description" ||
+      key7 === "maximum" ||
+      key7 === "minimum" ||
+      key7 === "title" ||
+      key7 === "type"
+    ))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key7),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key7),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationNumberSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationNumberSchema`, or its errors. */
 export function validateMcpElicitationNumberSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationNumberSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationNumberSchema> {
   if (isMcpElicitationNumberSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationNumberSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationNumberSchema, options);
 }
-/** Returns the value as `McpElicitationNumberSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationNumberSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationNumberSchema(value: unknown): McpElicitationNumberSchema {
-  return $runtime.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
+  return $rt.parsed(validateMcpElicitationNumberSchema(value), "McpElicitationNumberSchema");
 }
 /** Whether a value is a valid `McpElicitationNumberType`. */
 export function isMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
@@ -4811,22 +3880,22 @@ export function isMcpElicitationNumberType(value: unknown): value is McpElicitat
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $runtime.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationNumberType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationNumberType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationNumberType> {
   if (isMcpElicitationNumberType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationNumberType, options);
+  return $rt.invalid(value, $checkMcpElicitationNumberType, options);
 }
-/** Returns the value as `McpElicitationNumberType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationNumberType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationNumberType(value: unknown): McpElicitationNumberType {
-  return $runtime.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
+  return $rt.parsed(validateMcpElicitationNumberType(value), "McpElicitationNumberType");
 }
 /** Whether a value is a valid `McpElicitationBooleanSchema`. */
 export function isMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
@@ -4837,8 +3906,7 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
   }
 }
 function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -4852,121 +3920,75 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!($isBoolean(value1) || $isNull(value1))) {
-        if ($isBoolean(value1)) {
-          if (typeof value1 !== "boolean")
-            $runtime.unexpected(
-              errors,
-              path + "/default",
-              "type",
-              "a boolean",
-              value1,
-              at + "/properties/default/type",
-            );
-        } else if ($isNull(value1)) {
-          if (value1 !== null)
-            $runtime.unexpected(errors, path + "/default", "type", "null", value1, at + "/properties/default/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/default",
-            "type",
-            "a boolean or null",
-            value1,
-            at + "/properties/default/type",
-          );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!($isBoolean(value1) || $isNull(value1))) {
+      if ($isBoolean(value1)) {
+        if (typeof value1 !== "boolean")
+          $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+      } else if ($isNull(value1)) {
+        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
+      } else {
+        $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
       }
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (!($isString(value2) || $isNull(value2))) {
-        if ($isString(value2)) {
-          if (typeof value2 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "a string",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else if ($isNull(value2)) {
-          if (value2 !== null)
-            $runtime.unexpected(
-              errors,
-              path + "/description",
-              "type",
-              "null",
-              value2,
-              at + "/properties/description/type",
-            );
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/description",
-            "type",
-            "a string or null",
-            value2,
-            at + "/properties/description/type",
-          );
-        }
-      }
-    }
-    const value3 = value.title;
-    if (value3 !== undefined) {
-      if (!($isString(value3) || $isNull(value3))) {
-        if ($isString(value3)) {
-          if (typeof value3 !== "string")
-            $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-        } else if ($isNull(value3)) {
-          if (value3 !== null)
-            $runtime.unexpected(errors, path + "/title", "type", "null", value3, at + "/properties/title/type");
-        } else {
-          $runtime.unexpected(
-            errors,
-            path + "/title",
-            "type",
-            "a string or null",
-            value3,
-            at + "/properties/title/type",
-          );
-        }
-      }
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
-    for (const key5 in value) {
-      if (errors.full) break;
-      if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
-        $runtime.report(
-          errors,
-          path + "/" + $runtime.pointerToken(key5),
-          "additionalProperties",
-          "unexpected property " + JSON.stringify(key5),
-          at + "/additionalProperties",
-        );
     }
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (!($isString(value2) || $isNull(value2))) {
+      if ($isString(value2)) {
+        if (typeof value2 !== "string")
+          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      } else if ($isNull(value2)) {
+        if (value2 !== null)
+          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
+      } else {
+        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      }
+    }
+  }
+  const value3 = value.title;
+  if (value3 !== undefined) {
+    if (!($isString(value3) || $isNull(value3))) {
+      if ($isString(value3)) {
+        if (typeof value3 !== "string")
+          $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+      } else if ($isNull(value3)) {
+        if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
+      } else {
+        $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
+      }
+    }
+  }
+  const value4 = value.type;
+  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
+  for (const key5 in value) {
+    if (errors.full) break;
+    if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
+      $rt.report(
+        errors,
+        path + "/" + $rt.pointerToken(key5),
+        "additionalProperties",
+        "unexpected property " + JSON.stringify(key5),
+        at + "/additionalProperties",
+      );
+  }
 }
-/** Validates a value as `McpElicitationBooleanSchema`: the value, or its errors with their paths. */
+/** The value as `McpElicitationBooleanSchema`, or its errors. */
 export function validateMcpElicitationBooleanSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationBooleanSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationBooleanSchema> {
   if (isMcpElicitationBooleanSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationBooleanSchema, options);
+  return $rt.invalid(value, $checkMcpElicitationBooleanSchema, options);
 }
-/** Returns the value as `McpElicitationBooleanSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationBooleanSchema`, or throws `ValidationFailed`. */
 export function parseMcpElicitationBooleanSchema(value: unknown): McpElicitationBooleanSchema {
-  return $runtime.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
+  return $rt.parsed(validateMcpElicitationBooleanSchema(value), "McpElicitationBooleanSchema");
 }
 /** Whether a value is a valid `McpElicitationBooleanType`. */
 export function isMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
@@ -4979,21 +4001,21 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $runtime.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationBooleanType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationBooleanType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationBooleanType> {
   if (isMcpElicitationBooleanType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationBooleanType, options);
+  return $rt.invalid(value, $checkMcpElicitationBooleanType, options);
 }
-/** Returns the value as `McpElicitationBooleanType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationBooleanType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationBooleanType(value: unknown): McpElicitationBooleanType {
-  return $runtime.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
+  return $rt.parsed(validateMcpElicitationBooleanType(value), "McpElicitationBooleanType");
 }
 /** Whether a value is a valid `McpElicitationObjectType`. */
 export function isMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
@@ -5006,21 +4028,21 @@ export function isMcpElicitationObjectType(value: unknown): value is McpElicitat
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $runtime.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
-/** Validates a value as `McpElicitationObjectType`: the value, or its errors with their paths. */
+/** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<McpElicitationObjectType> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<McpElicitationObjectType> {
   if (isMcpElicitationObjectType(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMcpElicitationObjectType, options);
+  return $rt.invalid(value, $checkMcpElicitationObjectType, options);
 }
-/** Returns the value as `McpElicitationObjectType`, or throws `ValidationFailed` with its errors. */
+/** The value as `McpElicitationObjectType`, or throws `ValidationFailed`. */
 export function parseMcpElicitationObjectType(value: unknown): McpElicitationObjectType {
-  return $runtime.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
+  return $rt.parsed(validateMcpElicitationObjectType(value), "McpElicitationObjectType");
 }
 /** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
@@ -5031,44 +4053,41 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
   }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
   return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "sampling/createMessage")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"sampling/createMessage"',
-        value1,
-        at + "/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCreateMessageRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "sampling/createMessage")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"sampling/createMessage"',
+      value1,
+      at + "/properties/method/const",
+    );
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequest> {
   if (isCreateMessageRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequest, options);
+  return $rt.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequest`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
+  return $rt.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
 /** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
@@ -5079,8 +4098,7 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
@@ -5106,126 +4124,102 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.includeContext;
+  if (value2 !== undefined) {
+    if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
+      $rt.unexpected(
+        errors,
+        path + "/includeContext",
+        "enum",
+        'one of "allServers" | "none" | "thisServer"',
+        value2,
+        at + "/properties/includeContext/enum",
+      );
+  }
+  const value3 = value.maxTokens;
+  if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  else if (!(typeof value3 === "number" && Number.isInteger(value3)))
+    $rt.wrongType(errors, path + "/maxTokens", "an integer", value3, at + "/properties/maxTokens/type");
+  const value4 = value.messages;
+  if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  else if (!Array.isArray(value4))
+    $rt.wrongType(errors, path + "/messages", "an array", value4, at + "/properties/messages/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.includeContext;
-    if (value2 !== undefined) {
-      if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
-        $runtime.unexpected(
-          errors,
-          path + "/includeContext",
-          "enum",
-          'one of "allServers" | "none" | "thisServer"',
-          value2,
-          at + "/properties/includeContext/enum",
-        );
+    for (let i5 = 0; i5 < value4.length; i5++) {
+      if (errors.full) break;
+      const item6 = value4[i5];
+      $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
     }
-    const value3 = value.maxTokens;
-    if (value3 === undefined) $runtime.missing(errors, path, "maxTokens", at + "/required");
-    else if (!(typeof value3 === "number" && Number.isInteger(value3)))
-      $runtime.unexpected(errors, path + "/maxTokens", "type", "an integer", value3, at + "/properties/maxTokens/type");
-    const value4 = value.messages;
-    if (value4 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
+  }
+  const value7 = value.metadata;
+  if (value7 !== undefined) {
+    if (!$rt.isJsonObject(value7))
+      $rt.wrongType(errors, path + "/metadata", "an object", value7, at + "/properties/metadata/type");
+  }
+  const value8 = value.modelPreferences;
+  if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  const value9 = value.stopSequences;
+  if (value9 !== undefined) {
+    if (!Array.isArray(value9))
+      $rt.wrongType(errors, path + "/stopSequences", "an array", value9, at + "/properties/stopSequences/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
+      for (let i10 = 0; i10 < value9.length; i10++) {
         if (errors.full) break;
-        const item6 = value4[i5];
-        $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
+        const item11 = value9[i10];
+        if (typeof item11 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/stopSequences/" + i10,
+            "a string",
+            item11,
+            at + "/properties/stopSequences/items/type",
+          );
       }
     }
-    const value7 = value.metadata;
-    if (value7 !== undefined) {
-      if (!$runtime.isJsonObject(value7))
-        $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
-    }
-    const value8 = value.modelPreferences;
-    if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
-    const value9 = value.stopSequences;
-    if (value9 !== undefined) {
-      if (!Array.isArray(value9))
-        $runtime.unexpected(
-          errors,
-          path + "/stopSequences",
-          "type",
-          "an array",
-          value9,
-          at + "/properties/stopSequences/type",
-        );
-      else {
-        for (let i10 = 0; i10 < value9.length; i10++) {
-          if (errors.full) break;
-          const item11 = value9[i10];
-          if (typeof item11 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/stopSequences/" + i10,
-              "type",
-              "a string",
-              item11,
-              at + "/properties/stopSequences/items/type",
-            );
-        }
-      }
-    }
-    const value12 = value.systemPrompt;
-    if (value12 !== undefined) {
-      if (typeof value12 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/systemPrompt",
-          "type",
-          "a string",
-          value12,
-          at + "/properties/systemPrompt/type",
-        );
-    }
-    const value13 = value.task;
-    if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
-    const value14 = value.temperature;
-    if (value14 !== undefined) {
-      if (!(typeof value14 === "number" && Number.isFinite(value14)))
-        $runtime.unexpected(
-          errors,
-          path + "/temperature",
-          "type",
-          "a number",
-          value14,
-          at + "/properties/temperature/type",
-        );
-    }
-    const value15 = value.toolChoice;
-    if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
-    const value16 = value.tools;
-    if (value16 !== undefined) {
-      if (!Array.isArray(value16))
-        $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
-      else {
-        for (let i17 = 0; i17 < value16.length; i17++) {
-          if (errors.full) break;
-          const item18 = value16[i17];
-          $checkTool(item18, path + "/tools/" + i17, errors);
-        }
+  }
+  const value12 = value.systemPrompt;
+  if (value12 !== undefined) {
+    if (typeof value12 !== "string")
+      $rt.wrongType(errors, path + "/systemPrompt", "a string", value12, at + "/properties/systemPrompt/type");
+  }
+  const value13 = value.task;
+  if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+  const value14 = value.temperature;
+  if (value14 !== undefined) {
+    if (!(typeof value14 === "number" && Number.isFinite(value14)))
+      $rt.wrongType(errors, path + "/temperature", "a number", value14, at + "/properties/temperature/type");
+  }
+  const value15 = value.toolChoice;
+  if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+  const value16 = value.tools;
+  if (value16 !== undefined) {
+    if (!Array.isArray(value16))
+      $rt.wrongType(errors, path + "/tools", "an array", value16, at + "/properties/tools/type");
+    else {
+      for (let i17 = 0; i17 < value16.length; i17++) {
+        if (errors.full) break;
+        const item18 = value16[i17];
+        $checkTool(item18, path + "/tools/" + i17, errors);
       }
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequestParams`, or its errors. */
 export function validateCreateMessageRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequestParams> {
   if (isCreateMessageRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
+  return $rt.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequestParams`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
+  return $rt.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
 /** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
@@ -5236,8 +4230,7 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
   }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -5245,34 +4238,32 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkSamplingContent(value2, path + "/content", errors);
-    const value3 = value.role;
-    if (value3 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value3, path + "/role", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else $checkSamplingContent(value2, path + "/content", errors);
+  const value3 = value.role;
+  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  $checkRole(value3, path + "/role", errors);
 }
-/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
+/** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessage> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessage> {
   if (isSamplingMessage(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessage, options);
+  return $rt.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessage`, or throws `ValidationFailed`. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
+  return $rt.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
 /** Whether a value is a valid `SamplingContent`. */
 export function isSamplingContent(value: unknown): value is SamplingContent {
@@ -5285,12 +4276,12 @@ export function isSamplingContent(value: unknown): value is SamplingContent {
 function $testSamplingContent(value: unknown): value is SamplingContent {
   return $testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
 }
-function $checkSamplingContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
   if (!($testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
     if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
     else if ($isArray(value)) {
-      if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
+      if (!Array.isArray(value)) $rt.wrongType(errors, path, "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
@@ -5299,21 +4290,21 @@ function $checkSamplingContent(value: unknown, path: string, errors: $runtime.Er
         }
       }
     } else {
-      $runtime.unexpected(errors, path, "type", "an object or an array", value, at + "/anyOf");
+      $rt.wrongType(errors, path, "an object or an array", value, at + "/anyOf");
     }
   }
 }
-/** Validates a value as `SamplingContent`: the value, or its errors with their paths. */
+/** The value as `SamplingContent`, or its errors. */
 export function validateSamplingContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingContent> {
   if (isSamplingContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingContent, options);
+  return $rt.invalid(value, $checkSamplingContent, options);
 }
-/** Returns the value as `SamplingContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingContent`, or throws `ValidationFailed`. */
 export function parseSamplingContent(value: unknown): SamplingContent {
-  return $runtime.parsed(validateSamplingContent(value), "SamplingContent");
+  return $rt.parsed(validateSamplingContent(value), "SamplingContent");
 }
 /** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
@@ -5324,8 +4315,7 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
   }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.type;
@@ -5333,45 +4323,43 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
     value2 === "text" || value2 === "image" || value2 === "audio" || value2 === "tool_use" || value2 === "tool_result"
   );
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.type;
-    if (value2 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (!(
-      value2 === "text" ||
-      value2 === "image" ||
-      value2 === "audio" ||
-      value2 === "tool_use" ||
-      value2 === "tool_result"
-    ))
-      $runtime.unexpected(
-        errors,
-        path + "/type",
-        "enum",
-        'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-        value2,
-        at + "/properties/type/enum",
-      );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.type;
+  if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (!(
+    value2 === "text" ||
+    value2 === "image" ||
+    value2 === "audio" ||
+    value2 === "tool_use" ||
+    value2 === "tool_result"
+  ))
+    $rt.unexpected(
+      errors,
+      path + "/type",
+      "enum",
+      'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
+      value2,
+      at + "/properties/type/enum",
+    );
 }
-/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
+/** The value as `SamplingMessageContentBlock`, or its errors. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessageContentBlock> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessageContentBlock> {
   if (isSamplingMessageContentBlock(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
+  return $rt.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessageContentBlock`, or throws `ValidationFailed`. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
+  return $rt.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
 /** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
@@ -5384,19 +4372,19 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`: the value, or its errors with their paths. */
-export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+/** The value as `Role`, or its errors. */
+export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
   if (isRole(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRole, options);
+  return $rt.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
+/** The value as `Role`, or throws `ValidationFailed`. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parsed(validateRole(value), "Role");
+  return $rt.parsed(validateRole(value), "Role");
 }
 /** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
@@ -5407,8 +4395,7 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -5420,125 +4407,96 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.costPriority;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        $runtime.unexpected(
-          errors,
-          path + "/costPriority",
-          "type",
-          "a number",
-          value1,
-          at + "/properties/costPriority/type",
-        );
-      else {
-        if (!(value1 >= 0))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/costPriority/minimum",
-          );
-        if (!(value1 <= 1))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/costPriority/maximum",
-          );
-      }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.costPriority;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isFinite(value1)))
+      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+    else {
+      if (!(value1 >= 0))
+        $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
+      if (!(value1 <= 1))
+        $rt.report(errors, path + "/costPriority", "maximum", "must be <= 1", at + "/properties/costPriority/maximum");
     }
-    const value2 = value.hints;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints/" + i3, errors);
-        }
-      }
-    }
-    const value5 = value.intelligencePriority;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        $runtime.unexpected(
-          errors,
-          path + "/intelligencePriority",
-          "type",
-          "a number",
-          value5,
-          at + "/properties/intelligencePriority/type",
-        );
-      else {
-        if (!(value5 >= 0))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/intelligencePriority/minimum",
-          );
-        if (!(value5 <= 1))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/intelligencePriority/maximum",
-          );
-      }
-    }
-    const value6 = value.speedPriority;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $runtime.unexpected(
-          errors,
-          path + "/speedPriority",
-          "type",
-          "a number",
-          value6,
-          at + "/properties/speedPriority/type",
-        );
-      else {
-        if (!(value6 >= 0))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/speedPriority/minimum",
-          );
-        if (!(value6 <= 1))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/speedPriority/maximum",
-          );
+  }
+  const value2 = value.hints;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
+  const value5 = value.intelligencePriority;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isFinite(value5)))
+      $rt.wrongType(
+        errors,
+        path + "/intelligencePriority",
+        "a number",
+        value5,
+        at + "/properties/intelligencePriority/type",
+      );
+    else {
+      if (!(value5 >= 0))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/intelligencePriority/minimum",
+        );
+      if (!(value5 <= 1))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/intelligencePriority/maximum",
+        );
+    }
+  }
+  const value6 = value.speedPriority;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isFinite(value6)))
+      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+    else {
+      if (!(value6 >= 0))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/speedPriority/minimum",
+        );
+      if (!(value6 <= 1))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/speedPriority/maximum",
+        );
+    }
+  }
 }
-/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
+/** The value as `ModelPreferences`, or its errors. */
 export function validateModelPreferences(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelPreferences> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ModelPreferences> {
   if (isModelPreferences(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelPreferences, options);
+  return $rt.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelPreferences`, or throws `ValidationFailed`. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
+  return $rt.parsed(validateModelPreferences(value), "ModelPreferences");
 }
 /** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
@@ -5549,33 +4507,27 @@ export function isModelHint(value: unknown): value is ModelHint {
   }
 }
 function $testModelHint(value: unknown): value is ModelHint {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.name;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.name;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
   }
 }
-/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
-export function validateModelHint(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelHint> {
+/** The value as `ModelHint`, or its errors. */
+export function validateModelHint(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ModelHint> {
   if (isModelHint(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelHint, options);
+  return $rt.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelHint`, or throws `ValidationFailed`. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parsed(validateModelHint(value), "ModelHint");
+  return $rt.parsed(validateModelHint(value), "ModelHint");
 }
 /** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
@@ -5586,40 +4538,34 @@ export function isToolChoice(value: unknown): value is ToolChoice {
   }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.mode;
-    if (value1 !== undefined) {
-      if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-        $runtime.unexpected(
-          errors,
-          path + "/mode",
-          "enum",
-          'one of "auto" | "none" | "required"',
-          value1,
-          at + "/properties/mode/enum",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.mode;
+  if (value1 !== undefined) {
+    if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
+      $rt.unexpected(
+        errors,
+        path + "/mode",
+        "enum",
+        'one of "auto" | "none" | "required"',
+        value1,
+        at + "/properties/mode/enum",
+      );
   }
 }
-/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
-export function validateToolChoice(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolChoice> {
+/** The value as `ToolChoice`, or its errors. */
+export function validateToolChoice(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ToolChoice> {
   if (isToolChoice(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolChoice, options);
+  return $rt.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolChoice`, or throws `ValidationFailed`. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
+  return $rt.parsed(validateToolChoice(value), "ToolChoice");
 }
 /** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
@@ -5630,34 +4576,31 @@ export function isTool(value: unknown): value is Tool {
   }
 }
 function $testTool(value: unknown): value is Tool {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
   return $testToolInputSchema(value2);
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.name;
-    if (value1 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
-    const value2 = value.inputSchema;
-    if (value2 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
-    else $checkToolInputSchema(value2, path + "/inputSchema", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.name;
+  if (value1 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
+  const value2 = value.inputSchema;
+  if (value2 === undefined) return $rt.missing(errors, path, "inputSchema", at + "/required");
+  $checkToolInputSchema(value2, path + "/inputSchema", errors);
 }
-/** Validates a value as `Tool`: the value, or its errors with their paths. */
-export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+/** The value as `Tool`, or its errors. */
+export function validateTool(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Tool> {
   if (isTool(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTool, options);
+  return $rt.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
+/** The value as `Tool`, or throws `ValidationFailed`. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parsed(validateTool(value), "Tool");
+  return $rt.parsed(validateTool(value), "Tool");
 }
 /** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
@@ -5668,32 +4611,29 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.type;
   return value1 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.type;
-    if (value1 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value1 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.type;
+  if (value1 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value1 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
 }
-/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
+/** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolInputSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolInputSchema> {
   if (isToolInputSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolInputSchema, options);
+  return $rt.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolInputSchema`, or throws `ValidationFailed`. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
+  return $rt.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
 /** Whether a value is a valid `ListRootsRequest`. */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
@@ -5704,36 +4644,33 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
   }
 }
 function $testListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
   return value2 === undefined || $testRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "roots/list")
-      $runtime.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
-    const value2 = value.params;
-    if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "roots/list")
+    $rt.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
+  const value2 = value.params;
+  if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `ListRootsRequest`: the value, or its errors with their paths. */
+/** The value as `ListRootsRequest`, or its errors. */
 export function validateListRootsRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListRootsRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListRootsRequest> {
   if (isListRootsRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListRootsRequest, options);
+  return $rt.invalid(value, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListRootsRequest`, or throws `ValidationFailed`. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parsed(validateListRootsRequest(value), "ListRootsRequest");
+  return $rt.parsed(validateListRootsRequest(value), "ListRootsRequest");
 }
 /** Whether a value is a valid `RequestParams`. */
 export function isRequestParams(value: unknown): value is RequestParams {
@@ -5744,30 +4681,27 @@ export function isRequestParams(value: unknown): value is RequestParams {
   }
 }
 function $testRequestParams(value: unknown): value is RequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $testParamsMeta(value1);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
 }
-/** Validates a value as `RequestParams`: the value, or its errors with their paths. */
+/** The value as `RequestParams`, or its errors. */
 export function validateRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<RequestParams> {
   if (isRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRequestParams, options);
+  return $rt.invalid(value, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `RequestParams`, or throws `ValidationFailed`. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parsed(validateRequestParams(value), "RequestParams");
+  return $rt.parsed(validateRequestParams(value), "RequestParams");
 }
 /** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
@@ -5778,8 +4712,7 @@ export function isElicitResult(value: unknown): value is ElicitResult {
   }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -5787,117 +4720,109 @@ function $testElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.action;
-    if (value2 === undefined) $runtime.missing(errors, path, "action", at + "/required");
-    else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-      $runtime.unexpected(
-        errors,
-        path + "/action",
-        "enum",
-        'one of "accept" | "cancel" | "decline"',
-        value2,
-        at + "/properties/action/enum",
-      );
-    const value3 = value.content;
-    if (value3 !== undefined) {
-      if (!$runtime.isJsonObject(value3))
-        $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
-      else {
-        for (const key4 in value3) {
-          if (errors.full) break;
-          const item5 = value3[key4];
-          if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
-            if ($isArray(item5)) {
-              if (!Array.isArray(item5))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "an array",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/0/type",
-                );
-              else {
-                for (let i6 = 0; i6 < item5.length; i6++) {
-                  if (errors.full) break;
-                  const item7 = item5[i6];
-                  if (typeof item7 !== "string")
-                    $runtime.unexpected(
-                      errors,
-                      path + "/content/" + $runtime.pointerToken(key4) + "/" + i6,
-                      "type",
-                      "a string",
-                      item7,
-                      at + "/properties/content/additionalProperties/anyOf/0/items/type",
-                    );
-                }
-              }
-            } else if ($isString(item5)) {
-              if (typeof item5 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "a string",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isAnyNumber(item5)) {
-              if (!(typeof item5 === "number" && Number.isInteger(item5)))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "an integer",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isBoolean(item5)) {
-              if (typeof item5 !== "boolean")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "a boolean",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else {
-              $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.action;
+  if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
+    $rt.unexpected(
+      errors,
+      path + "/action",
+      "enum",
+      'one of "accept" | "cancel" | "decline"',
+      value2,
+      at + "/properties/action/enum",
+    );
+  const value3 = value.content;
+  if (value3 !== undefined) {
+    if (!$rt.isJsonObject(value3))
+      $rt.wrongType(errors, path + "/content", "an object", value3, at + "/properties/content/type");
+    else {
+      for (const key4 in value3) {
+        if (errors.full) break;
+        const item5 = value3[key4];
+        if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
+          if ($isArray(item5)) {
+            if (!Array.isArray(item5))
+              $rt.wrongType(
                 errors,
-                path + "/content/" + $runtime.pointerToken(key4),
-                "type",
-                "an array, a string, an integer or a boolean",
+                path + "/content/" + $rt.pointerToken(key4),
+                "an array",
                 item5,
-                at + "/properties/content/additionalProperties/anyOf",
+                at + "/properties/content/additionalProperties/anyOf/0/type",
               );
+            else {
+              for (let i6 = 0; i6 < item5.length; i6++) {
+                if (errors.full) break;
+                const item7 = item5[i6];
+                if (typeof item7 !== "string")
+                  $rt.wrongType(
+                    errors,
+                    path + "/content/" + $rt.pointerToken(key4) + "/" + i6,
+                    "a string",
+                    item7,
+                    at + "/properties/content/additionalProperties/anyOf/0/items/type",
+                  );
+              }
             }
+          } else if ($isString(item5)) {
+            if (typeof item5 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "a string",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isAnyNumber(item5)) {
+            if (!(typeof item5 === "number" && Number.isInteger(item5)))
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "an integer",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isBoolean(item5)) {
+            if (typeof item5 !== "boolean")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "a boolean",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else {
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              "an array, a string, an integer or a boolean",
+              item5,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
           }
         }
       }
     }
   }
 }
-/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
+/** The value as `ElicitResult`, or its errors. */
 export function validateElicitResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitResult> {
   if (isElicitResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitResult, options);
+  return $rt.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitResult`, or throws `ValidationFailed`. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
+  return $rt.parsed(validateElicitResult(value), "ElicitResult");
 }
 /** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
@@ -5908,8 +4833,7 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -5921,50 +4845,41 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkSamplingContent(value2, path + "/content", errors);
-    const value3 = value.model;
-    if (value3 === undefined) $runtime.missing(errors, path, "model", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/model", "type", "a string", value3, at + "/properties/model/type");
-    const value4 = value.role;
-    if (value4 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value4, path + "/role", errors);
-    const value5 = value.stopReason;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/stopReason",
-          "type",
-          "a string",
-          value5,
-          at + "/properties/stopReason/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else $checkSamplingContent(value2, path + "/content", errors);
+  const value3 = value.model;
+  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  const value4 = value.role;
+  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  else $checkRole(value4, path + "/role", errors);
+  const value5 = value.stopReason;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
   }
 }
-/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
+/** The value as `CreateMessageResult`, or its errors. */
 export function validateCreateMessageResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageResult> {
   if (isCreateMessageResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageResult, options);
+  return $rt.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageResult`, or throws `ValidationFailed`. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
+  return $rt.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
 /** Whether a value is a valid `ListRootsResult`. */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
@@ -5975,46 +4890,41 @@ export function isListRootsResult(value: unknown): value is ListRootsResult {
   }
 }
 function $testListRootsResult(value: unknown): value is ListRootsResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.roots;
   return $isRootArray(value2);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.roots;
-    if (value2 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/roots", "type", "an array", value2, at + "/properties/roots/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        $checkRoot(item4, path + "/roots/" + i3, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.roots;
+  if (value2 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
+  if (!Array.isArray(value2))
+    return $rt.wrongType(errors, path + "/roots", "an array", value2, at + "/properties/roots/type");
+  for (let i3 = 0; i3 < value2.length; i3++) {
+    if (errors.full) break;
+    const item4 = value2[i3];
+    $checkRoot(item4, path + "/roots/" + i3, errors);
   }
 }
-/** Validates a value as `ListRootsResult`: the value, or its errors with their paths. */
+/** The value as `ListRootsResult`, or its errors. */
 export function validateListRootsResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListRootsResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListRootsResult> {
   if (isListRootsResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListRootsResult, options);
+  return $rt.invalid(value, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListRootsResult`, or throws `ValidationFailed`. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parsed(validateListRootsResult(value), "ListRootsResult");
+  return $rt.parsed(validateListRootsResult(value), "ListRootsResult");
 }
 /** Whether a value is a valid `Root`. */
 export function isRoot(value: unknown): value is Root {
@@ -6025,8 +4935,7 @@ export function isRoot(value: unknown): value is Root {
   }
 }
 function $testRoot(value: unknown): value is Root {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.name;
@@ -6034,34 +4943,31 @@ function $testRoot(value: unknown): value is Root {
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRoot(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.name;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value2, at + "/properties/name/type");
-    }
-    const value3 = value.uri;
-    if (value3 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.name;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/name", "a string", value2, at + "/properties/name/type");
+  }
+  const value3 = value.uri;
+  if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value3, at + "/properties/uri/type");
 }
-/** Validates a value as `Root`: the value, or its errors with their paths. */
-export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
+/** The value as `Root`, or its errors. */
+export function validateRoot(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Root> {
   if (isRoot(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRoot, options);
+  return $rt.invalid(value, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` with its errors. */
+/** The value as `Root`, or throws `ValidationFailed`. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parsed(validateRoot(value), "Root");
+  return $rt.parsed(validateRoot(value), "Root");
 }
 
 function $isString(value: unknown): boolean {
@@ -6082,7 +4988,7 @@ function $isNull(value: unknown): boolean {
   return value === null;
 }
 function $isObject(value: unknown): boolean {
-  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
+  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -6095,8 +5001,7 @@ function $isInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value);
 }
 function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
@@ -6148,8 +5053,7 @@ function $isModelHintArray(value: unknown): boolean {
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(

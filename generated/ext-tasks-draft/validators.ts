@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 83eefd884f8c6787347bbacd89a73ed637bbeefa79724dae60a12b1c7ae556ad f847ff68a9fe0562be9085f7414f27bea279270f2f45daf09927983b0eb81756
+// Fingerprint: 81c95e2577f414f65cfca923e06ddc24dd380bbc173ee1015308ad2a88dbfec4 6eaf1df799b400e2884da495c37e1e19d248ac17b2a347fa91ea2779cbc2ada8
 
 import type {
   CancelTaskRequest,
@@ -134,7 +134,7 @@ import type {
   PaginatedRequestParams,
   SubscriptionsAcknowledgedNotificationParams,
 } from "./types.js";
-import * as $runtime from "./runtime/protocol/json.js";
+import * as $rt from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
@@ -158,8 +158,7 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -173,46 +172,43 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   const value6 = value.params;
   return $testCancelTaskRequestParams(value6);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
     );
-  else {
-    $checkJSONRPCRequest(value, path, errors);
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/allOf/1/required");
-    else if (value1 !== "tasks/cancel")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"tasks/cancel"',
-        value1,
-        at + "/allOf/1/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/allOf/1/required");
-    else $checkCancelTaskRequestParams(value2, path + "/params", errors);
-  }
+  $checkJSONRPCRequest(value, path, errors);
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  else if (value1 !== "tasks/cancel")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"tasks/cancel"',
+      value1,
+      at + "/allOf/1/properties/method/const",
+    );
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  $checkCancelTaskRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequest`, or its errors. */
 export function validateCancelTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequest> {
   if (isCancelTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequest, options);
+  return $rt.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequest`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
+  return $rt.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
@@ -223,32 +219,29 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequestParams`, or its errors. */
 export function validateCancelTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequestParams> {
   if (isCancelTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
+  return $rt.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
+  return $rt.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -259,8 +252,7 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -268,43 +260,34 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value3 = value.resultType;
   return value3 === "complete";
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  const value1 = value.resultType;
+  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
+  if (value1 !== "complete")
+    $rt.unexpected(
       errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Result/type",
+      path + "/resultType",
+      "const",
+      '"complete"',
+      value1,
+      at + "/allOf/1/properties/resultType/const",
     );
-  else {
-    $checkResult(value, path, errors);
-    const value1 = value.resultType;
-    if (value1 === undefined) $runtime.missing(errors, path, "resultType", at + "/allOf/1/required");
-    else if (value1 !== "complete")
-      $runtime.unexpected(
-        errors,
-        path + "/resultType",
-        "const",
-        '"complete"',
-        value1,
-        at + "/allOf/1/properties/resultType/const",
-      );
-  }
 }
-/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
+/** The value as `CancelTaskResult`, or its errors. */
 export function validateCancelTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskResult> {
   if (isCancelTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskResult, options);
+  return $rt.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskResult`, or throws `ValidationFailed`. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
+  return $rt.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
 /** Whether a value is a valid `CancelledTask`. */
 export function isCancelledTask(value: unknown): value is CancelledTask {
@@ -315,8 +298,7 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
   }
 }
 function $testCancelledTask(value: unknown): value is CancelledTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -345,133 +327,96 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "cancelled")
-      $runtime.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "cancelled")
+    $rt.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
+  }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
     }
   }
 }
-/** Validates a value as `CancelledTask`: the value, or its errors with their paths. */
+/** The value as `CancelledTask`, or its errors. */
 export function validateCancelledTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelledTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelledTask> {
   if (isCancelledTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelledTask, options);
+  return $rt.invalid(value, $checkCancelledTask, options);
 }
-/** Returns the value as `CancelledTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelledTask`, or throws `ValidationFailed`. */
 export function parseCancelledTask(value: unknown): CancelledTask {
-  return $runtime.parsed(validateCancelledTask(value), "CancelledTask");
+  return $rt.parsed(validateCancelledTask(value), "CancelledTask");
 }
 /** Whether a value is a valid `CompletedTask`. */
 export function isCompletedTask(value: unknown): value is CompletedTask {
@@ -482,8 +427,7 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
   }
 }
 function $testCompletedTask(value: unknown): value is CompletedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -517,137 +461,100 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
   const value8 = value.result;
   return $isObject(value8);
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "completed")
-      $runtime.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "completed")
+    $rt.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
     }
-    const value8 = value.result;
-    if (value8 === undefined) $runtime.missing(errors, path, "result", at + "/required");
-    else if (!$runtime.isJsonObject(value8))
-      $runtime.unexpected(errors, path + "/result", "type", "an object", value8, at + "/properties/result/type");
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
+    }
+  }
+  const value8 = value.result;
+  if (value8 === undefined) return $rt.missing(errors, path, "result", at + "/required");
+  if (!$rt.isJsonObject(value8))
+    $rt.wrongType(errors, path + "/result", "an object", value8, at + "/properties/result/type");
 }
-/** Validates a value as `CompletedTask`: the value, or its errors with their paths. */
+/** The value as `CompletedTask`, or its errors. */
 export function validateCompletedTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CompletedTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CompletedTask> {
   if (isCompletedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCompletedTask, options);
+  return $rt.invalid(value, $checkCompletedTask, options);
 }
-/** Returns the value as `CompletedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `CompletedTask`, or throws `ValidationFailed`. */
 export function parseCompletedTask(value: unknown): CompletedTask {
-  return $runtime.parsed(validateCompletedTask(value), "CompletedTask");
+  return $rt.parsed(validateCompletedTask(value), "CompletedTask");
 }
 /** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
@@ -658,8 +565,7 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -697,44 +603,35 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   const value10 = value.resultType;
   return value10 === "task";
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  $checkTask(value, path, errors);
+  const value1 = value.resultType;
+  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/2/required");
+  if (value1 !== "task")
+    $rt.unexpected(
       errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Result/type",
+      path + "/resultType",
+      "const",
+      '"task"',
+      value1,
+      at + "/allOf/2/properties/resultType/const",
     );
-  else {
-    $checkResult(value, path, errors);
-    $checkTask(value, path, errors);
-    const value1 = value.resultType;
-    if (value1 === undefined) $runtime.missing(errors, path, "resultType", at + "/allOf/2/required");
-    else if (value1 !== "task")
-      $runtime.unexpected(
-        errors,
-        path + "/resultType",
-        "const",
-        '"task"',
-        value1,
-        at + "/allOf/2/properties/resultType/const",
-      );
-  }
 }
-/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
+/** The value as `CreateTaskResult`, or its errors. */
 export function validateCreateTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateTaskResult> {
   if (isCreateTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateTaskResult, options);
+  return $rt.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateTaskResult`, or throws `ValidationFailed`. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
+  return $rt.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
 /** Whether a value is a valid `DetailedTask`. */
 export function isDetailedTask(value: unknown): value is DetailedTask {
@@ -745,8 +642,7 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
   }
 }
 function $testDetailedTask(value: unknown): value is DetailedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -769,52 +665,50 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.status;
-    switch (tag1) {
-      case "working":
-        $checkWorkingTask(value, path, errors);
-        break;
-      case "input_required":
-        $checkInputRequiredTask(value, path, errors);
-        break;
-      case "completed":
-        $checkCompletedTask(value, path, errors);
-        break;
-      case "failed":
-        $checkFailedTask(value, path, errors);
-        break;
-      case "cancelled":
-        $checkCancelledTask(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "status", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/status",
-            "discriminator",
-            'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.status;
+  switch (tag1) {
+    case "working":
+      $checkWorkingTask(value, path, errors);
+      break;
+    case "input_required":
+      $checkInputRequiredTask(value, path, errors);
+      break;
+    case "completed":
+      $checkCompletedTask(value, path, errors);
+      break;
+    case "failed":
+      $checkFailedTask(value, path, errors);
+      break;
+    case "cancelled":
+      $checkCancelledTask(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/status",
+          "discriminator",
+          'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `DetailedTask`: the value, or its errors with their paths. */
+/** The value as `DetailedTask`, or its errors. */
 export function validateDetailedTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<DetailedTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<DetailedTask> {
   if (isDetailedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkDetailedTask, options);
+  return $rt.invalid(value, $checkDetailedTask, options);
 }
-/** Returns the value as `DetailedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `DetailedTask`, or throws `ValidationFailed`. */
 export function parseDetailedTask(value: unknown): DetailedTask {
-  return $runtime.parsed(validateDetailedTask(value), "DetailedTask");
+  return $rt.parsed(validateDetailedTask(value), "DetailedTask");
 }
 /** Whether a value is a valid `FailedTask`. */
 export function isFailedTask(value: unknown): value is FailedTask {
@@ -825,8 +719,7 @@ export function isFailedTask(value: unknown): value is FailedTask {
   }
 }
 function $testFailedTask(value: unknown): value is FailedTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -860,136 +753,96 @@ function $testFailedTask(value: unknown): value is FailedTask {
   const value8 = value.error;
   return $testError(value8);
 }
-function $checkFailedTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "failed")
-      $runtime.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "failed")
+    $rt.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
     }
-    const value8 = value.error;
-    if (value8 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else $checkError(value8, path + "/error", errors);
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
+    }
+  }
+  const value8 = value.error;
+  if (value8 === undefined) return $rt.missing(errors, path, "error", at + "/required");
+  $checkError(value8, path + "/error", errors);
 }
-/** Validates a value as `FailedTask`: the value, or its errors with their paths. */
-export function validateFailedTask(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<FailedTask> {
+/** The value as `FailedTask`, or its errors. */
+export function validateFailedTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<FailedTask> {
   if (isFailedTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkFailedTask, options);
+  return $rt.invalid(value, $checkFailedTask, options);
 }
-/** Returns the value as `FailedTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `FailedTask`, or throws `ValidationFailed`. */
 export function parseFailedTask(value: unknown): FailedTask {
-  return $runtime.parsed(validateFailedTask(value), "FailedTask");
+  return $rt.parsed(validateFailedTask(value), "FailedTask");
 }
 /** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -1000,8 +853,7 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1015,46 +867,36 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value6 = value.params;
   return $testGetTaskRequestParams(value6);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
     );
-  else {
-    $checkJSONRPCRequest(value, path, errors);
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/allOf/1/required");
-    else if (value1 !== "tasks/get")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"tasks/get"',
-        value1,
-        at + "/allOf/1/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/allOf/1/required");
-    else $checkGetTaskRequestParams(value2, path + "/params", errors);
-  }
+  $checkJSONRPCRequest(value, path, errors);
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  else if (value1 !== "tasks/get")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value1, at + "/allOf/1/properties/method/const");
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  $checkGetTaskRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequest`, or its errors. */
 export function validateGetTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequest> {
   if (isGetTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequest, options);
+  return $rt.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequest`, or throws `ValidationFailed`. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
+  return $rt.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
@@ -1065,32 +907,29 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequestParams`, or its errors. */
 export function validateGetTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequestParams> {
   if (isGetTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
+  return $rt.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
+  return $rt.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -1105,44 +944,35 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$testDetailedTask(value)) return false;
   return $isResultTypeObject(value);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  $checkDetailedTask(value, path, errors);
+  const value1 = value.resultType;
+  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/2/required");
+  if (value1 !== "complete")
+    $rt.unexpected(
       errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Result/type",
+      path + "/resultType",
+      "const",
+      '"complete"',
+      value1,
+      at + "/allOf/2/properties/resultType/const",
     );
-  else {
-    $checkResult(value, path, errors);
-    $checkDetailedTask(value, path, errors);
-    const value1 = value.resultType;
-    if (value1 === undefined) $runtime.missing(errors, path, "resultType", at + "/allOf/2/required");
-    else if (value1 !== "complete")
-      $runtime.unexpected(
-        errors,
-        path + "/resultType",
-        "const",
-        '"complete"',
-        value1,
-        at + "/allOf/2/properties/resultType/const",
-      );
-  }
 }
-/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
+/** The value as `GetTaskResult`, or its errors. */
 export function validateGetTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskResult> {
   if (isGetTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskResult, options);
+  return $rt.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskResult`, or throws `ValidationFailed`. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
+  return $rt.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
 /** Whether a value is a valid `InputRequiredTask`. */
 export function isInputRequiredTask(value: unknown): value is InputRequiredTask {
@@ -1153,8 +983,7 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
   }
 }
 function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1188,143 +1017,99 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   const value8 = value.inputRequests;
   return $testInputRequests(value8);
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "input_required")
-      $runtime.unexpected(
-        errors,
-        path + "/status",
-        "const",
-        '"input_required"',
-        value2,
-        at + "/properties/status/const",
-      );
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "input_required")
+    $rt.unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
     }
-    const value8 = value.inputRequests;
-    if (value8 === undefined) $runtime.missing(errors, path, "inputRequests", at + "/required");
-    else $checkInputRequests(value8, path + "/inputRequests", errors);
   }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
+    }
+  }
+  const value8 = value.inputRequests;
+  if (value8 === undefined) return $rt.missing(errors, path, "inputRequests", at + "/required");
+  $checkInputRequests(value8, path + "/inputRequests", errors);
 }
-/** Validates a value as `InputRequiredTask`: the value, or its errors with their paths. */
+/** The value as `InputRequiredTask`, or its errors. */
 export function validateInputRequiredTask(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequiredTask> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequiredTask> {
   if (isInputRequiredTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequiredTask, options);
+  return $rt.invalid(value, $checkInputRequiredTask, options);
 }
-/** Returns the value as `InputRequiredTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequiredTask`, or throws `ValidationFailed`. */
 export function parseInputRequiredTask(value: unknown): InputRequiredTask {
-  return $runtime.parsed(validateInputRequiredTask(value), "InputRequiredTask");
+  return $rt.parsed(validateInputRequiredTask(value), "InputRequiredTask");
 }
 /** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
@@ -1335,8 +1120,7 @@ export function isTask(value: unknown): value is Task {
   }
 }
 function $testTask(value: unknown): value is Task {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1365,129 +1149,92 @@ function $testTask(value: unknown): value is Task {
       value7 <= 9007199254740991)
   );
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else $checkTaskStatus(value2, path + "/status", errors);
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else $checkTaskStatus(value2, path + "/status", errors);
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
+  }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
     }
   }
 }
-/** Validates a value as `Task`: the value, or its errors with their paths. */
-export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+/** The value as `Task`, or its errors. */
+export function validateTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Task> {
   if (isTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTask, options);
+  return $rt.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
+/** The value as `Task`, or throws `ValidationFailed`. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parsed(validateTask(value), "Task");
+  return $rt.parsed(validateTask(value), "Task");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
@@ -1502,35 +1249,31 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   if (!$testDetailedTask(value)) return false;
   return $isObject(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams/type",
     );
-  else {
-    $checkNotificationParams(value, path, errors);
-    $checkDetailedTask(value, path, errors);
-    if (!$runtime.isJsonObject(value))
-      $runtime.unexpected(errors, path, "type", "an object", value, at + "/allOf/2/type");
-  }
+  $checkNotificationParams(value, path, errors);
+  $checkDetailedTask(value, path, errors);
+  if (!$rt.isJsonObject(value)) $rt.wrongType(errors, path, "an object", value, at + "/allOf/2/type");
 }
-/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotificationParams> {
   if (isTaskStatusNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
+  return $rt.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotificationParams`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
+  return $rt.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
 /** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
@@ -1541,8 +1284,7 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1554,46 +1296,43 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   const value5 = value.params;
   return $testTaskStatusNotificationParams(value5);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type",
     );
-  else {
-    $checkJSONRPCNotification(value, path, errors);
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/allOf/1/required");
-    else if (value1 !== "notifications/tasks")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"notifications/tasks"',
-        value1,
-        at + "/allOf/1/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/allOf/1/required");
-    else $checkTaskStatusNotificationParams(value2, path + "/params", errors);
-  }
+  $checkJSONRPCNotification(value, path, errors);
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  else if (value1 !== "notifications/tasks")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"notifications/tasks"',
+      value1,
+      at + "/allOf/1/properties/method/const",
+    );
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  $checkTaskStatusNotificationParams(value2, path + "/params", errors);
 }
-/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotification`, or its errors. */
 export function validateTaskStatusNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotification> {
   if (isTaskStatusNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotification, options);
+  return $rt.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotification`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
+  return $rt.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -1612,7 +1351,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1621,7 +1360,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
     value === "failed" ||
     value === "cancelled"
   ))
-    $runtime.unexpected(
+    $rt.unexpected(
       errors,
       path,
       "enum",
@@ -1630,17 +1369,14 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/anyOf",
     );
 }
-/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
-export function validateTaskStatus(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatus> {
+/** The value as `TaskStatus`, or its errors. */
+export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
   if (isTaskStatus(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatus, options);
+  return $rt.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatus`, or throws `ValidationFailed`. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
+  return $rt.parsed(validateTaskStatus(value), "TaskStatus");
 }
 /** Whether a value is a valid `TaskSubscriptionAcknowledgedNotifications`. */
 export function isTaskSubscriptionAcknowledgedNotifications(
@@ -1655,54 +1391,40 @@ export function isTaskSubscriptionAcknowledgedNotifications(
 function $testTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
-function $checkTaskSubscriptionAcknowledgedNotifications(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskIds;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/taskIds/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/taskIds/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskIds;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
       }
     }
   }
 }
-/** Validates a value as `TaskSubscriptionAcknowledgedNotifications`: the value, or its errors with their paths. */
+/** The value as `TaskSubscriptionAcknowledgedNotifications`, or its errors. */
 export function validateTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskSubscriptionAcknowledgedNotifications> {
   if (isTaskSubscriptionAcknowledgedNotifications(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
+  return $rt.invalid(value, $checkTaskSubscriptionAcknowledgedNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskSubscriptionAcknowledgedNotifications`, or throws `ValidationFailed`. */
 export function parseTaskSubscriptionAcknowledgedNotifications(
   value: unknown,
 ): TaskSubscriptionAcknowledgedNotifications {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateTaskSubscriptionAcknowledgedNotifications(value),
     "TaskSubscriptionAcknowledgedNotifications",
   );
@@ -1716,48 +1438,38 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
   }
 }
 function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskIds;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/taskIds", "type", "an array", value1, at + "/properties/taskIds/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/taskIds/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/taskIds/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskIds;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
       }
     }
   }
 }
-/** Validates a value as `TaskSubscriptionNotifications`: the value, or its errors with their paths. */
+/** The value as `TaskSubscriptionNotifications`, or its errors. */
 export function validateTaskSubscriptionNotifications(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskSubscriptionNotifications> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskSubscriptionNotifications> {
   if (isTaskSubscriptionNotifications(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskSubscriptionNotifications, options);
+  return $rt.invalid(value, $checkTaskSubscriptionNotifications, options);
 }
-/** Returns the value as `TaskSubscriptionNotifications`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskSubscriptionNotifications`, or throws `ValidationFailed`. */
 export function parseTaskSubscriptionNotifications(value: unknown): TaskSubscriptionNotifications {
-  return $runtime.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
+  return $rt.parsed(validateTaskSubscriptionNotifications(value), "TaskSubscriptionNotifications");
 }
 /** Whether a value is a valid `TasksExtensionCapability`. */
 export function isTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
@@ -1768,37 +1480,34 @@ export function isTasksExtensionCapability(value: unknown): value is TasksExtens
   }
 }
 function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      $runtime.report(
-        errors,
-        path + "/" + $runtime.pointerToken(key1),
-        "false",
-        "no value is allowed here",
-        at + "/additionalProperties/not",
-      );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    $rt.report(
+      errors,
+      path + "/" + $rt.pointerToken(key1),
+      "false",
+      "no value is allowed here",
+      at + "/additionalProperties/not",
+    );
   }
 }
-/** Validates a value as `TasksExtensionCapability`: the value, or its errors with their paths. */
+/** The value as `TasksExtensionCapability`, or its errors. */
 export function validateTasksExtensionCapability(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TasksExtensionCapability> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TasksExtensionCapability> {
   if (isTasksExtensionCapability(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTasksExtensionCapability, options);
+  return $rt.invalid(value, $checkTasksExtensionCapability, options);
 }
-/** Returns the value as `TasksExtensionCapability`, or throws `ValidationFailed` with its errors. */
+/** The value as `TasksExtensionCapability`, or throws `ValidationFailed`. */
 export function parseTasksExtensionCapability(value: unknown): TasksExtensionCapability {
-  return $runtime.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
+  return $rt.parsed(validateTasksExtensionCapability(value), "TasksExtensionCapability");
 }
 /** Whether a value is a valid `UpdateTaskRequest`. */
 export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
@@ -1809,8 +1518,7 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
   }
 }
 function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1824,46 +1532,43 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   const value6 = value.params;
   return $testUpdateTaskRequestParams(value6);
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
     );
-  else {
-    $checkJSONRPCRequest(value, path, errors);
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/allOf/1/required");
-    else if (value1 !== "tasks/update")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"tasks/update"',
-        value1,
-        at + "/allOf/1/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/allOf/1/required");
-    else $checkUpdateTaskRequestParams(value2, path + "/params", errors);
-  }
+  $checkJSONRPCRequest(value, path, errors);
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  else if (value1 !== "tasks/update")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"tasks/update"',
+      value1,
+      at + "/allOf/1/properties/method/const",
+    );
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  $checkUpdateTaskRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `UpdateTaskRequest`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskRequest`, or its errors. */
 export function validateUpdateTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskRequest> {
   if (isUpdateTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskRequest, options);
+  return $rt.invalid(value, $checkUpdateTaskRequest, options);
 }
-/** Returns the value as `UpdateTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskRequest`, or throws `ValidationFailed`. */
 export function parseUpdateTaskRequest(value: unknown): UpdateTaskRequest {
-  return $runtime.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
+  return $rt.parsed(validateUpdateTaskRequest(value), "UpdateTaskRequest");
 }
 /** Whether a value is a valid `UpdateTaskRequestParams`. */
 export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
@@ -1874,37 +1579,34 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
   }
 }
 function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
   return $testInputResponses(value2);
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.inputResponses;
-    if (value2 === undefined) $runtime.missing(errors, path, "inputResponses", at + "/required");
-    else $checkInputResponses(value2, path + "/inputResponses", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.inputResponses;
+  if (value2 === undefined) return $rt.missing(errors, path, "inputResponses", at + "/required");
+  $checkInputResponses(value2, path + "/inputResponses", errors);
 }
-/** Validates a value as `UpdateTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskRequestParams`, or its errors. */
 export function validateUpdateTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskRequestParams> {
   if (isUpdateTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskRequestParams, options);
+  return $rt.invalid(value, $checkUpdateTaskRequestParams, options);
 }
-/** Returns the value as `UpdateTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseUpdateTaskRequestParams(value: unknown): UpdateTaskRequestParams {
-  return $runtime.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
+  return $rt.parsed(validateUpdateTaskRequestParams(value), "UpdateTaskRequestParams");
 }
 /** Whether a value is a valid `UpdateTaskResult`. */
 export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
@@ -1915,8 +1617,7 @@ export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   }
 }
 function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -1924,43 +1625,34 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   const value3 = value.resultType;
   return value3 === "complete";
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  const value1 = value.resultType;
+  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
+  if (value1 !== "complete")
+    $rt.unexpected(
       errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Result/type",
+      path + "/resultType",
+      "const",
+      '"complete"',
+      value1,
+      at + "/allOf/1/properties/resultType/const",
     );
-  else {
-    $checkResult(value, path, errors);
-    const value1 = value.resultType;
-    if (value1 === undefined) $runtime.missing(errors, path, "resultType", at + "/allOf/1/required");
-    else if (value1 !== "complete")
-      $runtime.unexpected(
-        errors,
-        path + "/resultType",
-        "const",
-        '"complete"',
-        value1,
-        at + "/allOf/1/properties/resultType/const",
-      );
-  }
 }
-/** Validates a value as `UpdateTaskResult`: the value, or its errors with their paths. */
+/** The value as `UpdateTaskResult`, or its errors. */
 export function validateUpdateTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UpdateTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UpdateTaskResult> {
   if (isUpdateTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUpdateTaskResult, options);
+  return $rt.invalid(value, $checkUpdateTaskResult, options);
 }
-/** Returns the value as `UpdateTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `UpdateTaskResult`, or throws `ValidationFailed`. */
 export function parseUpdateTaskResult(value: unknown): UpdateTaskResult {
-  return $runtime.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
+  return $rt.parsed(validateUpdateTaskResult(value), "UpdateTaskResult");
 }
 /** Whether a value is a valid `WorkingTask`. */
 export function isWorkingTask(value: unknown): value is WorkingTask {
@@ -1971,8 +1663,7 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
   }
 }
 function $testWorkingTask(value: unknown): value is WorkingTask {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -2001,133 +1692,93 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-    const value2 = value.status;
-    if (value2 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else if (value2 !== "working")
-      $runtime.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
-    const value3 = value.statusMessage;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value4 = value.createdAt;
-    if (value4 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value4, at + "/properties/createdAt/type");
-    const value5 = value.lastUpdatedAt;
-    if (value5 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value5,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value6 = value.ttlMs;
-    if (value6 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!($isSafeInteger(value6) || $isNull(value6))) {
-      if ($isAnyNumber(value6)) {
-        if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  const value2 = value.status;
+  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else if (value2 !== "working")
+    $rt.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
+  const value3 = value.statusMessage;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+  }
+  const value4 = value.createdAt;
+  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+  const value5 = value.lastUpdatedAt;
+  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+  const value6 = value.ttlMs;
+  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  else if (!($isSafeInteger(value6) || $isNull(value6))) {
+    if ($isAnyNumber(value6)) {
+      if (!(typeof value6 === "number" && Number.isInteger(value6)))
+        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+      else {
+        if (!(value6 >= -9007199254740991))
+          $rt.report(
             errors,
             path + "/ttlMs",
-            "type",
-            "an integer",
-            value6,
-            at + "/properties/ttlMs/anyOf/0/type",
-          );
-        else {
-          if (!(value6 >= -9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/minimum",
-            );
-          if (!(value6 <= 9007199254740991))
-            $runtime.report(
-              errors,
-              path + "/ttlMs",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/ttlMs/anyOf/0/maximum",
-            );
-        }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $runtime.unexpected(errors, path + "/ttlMs", "type", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-      } else {
-        $runtime.unexpected(
-          errors,
-          path + "/ttlMs",
-          "type",
-          "an integer or null",
-          value6,
-          at + "/properties/ttlMs/anyOf",
-        );
-      }
-    }
-    const value7 = value.pollIntervalMs;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollIntervalMs",
-          "type",
-          "an integer",
-          value7,
-          at + "/properties/pollIntervalMs/type",
-        );
-      else {
-        if (!(value7 >= -9007199254740991))
-          $runtime.report(
-            errors,
-            path + "/pollIntervalMs",
             "minimum",
             "must be >= -9007199254740991",
-            at + "/properties/pollIntervalMs/minimum",
+            at + "/properties/ttlMs/anyOf/0/minimum",
           );
-        if (!(value7 <= 9007199254740991))
-          $runtime.report(
+        if (!(value6 <= 9007199254740991))
+          $rt.report(
             errors,
-            path + "/pollIntervalMs",
+            path + "/ttlMs",
             "maximum",
             "must be <= 9007199254740991",
-            at + "/properties/pollIntervalMs/maximum",
+            at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
+    } else if ($isNull(value6)) {
+      if (value6 !== null)
+        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
+  }
+  const value7 = value.pollIntervalMs;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+    else {
+      if (!(value7 >= -9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "minimum",
+          "must be >= -9007199254740991",
+          at + "/properties/pollIntervalMs/minimum",
+        );
+      if (!(value7 <= 9007199254740991))
+        $rt.report(
+          errors,
+          path + "/pollIntervalMs",
+          "maximum",
+          "must be <= 9007199254740991",
+          at + "/properties/pollIntervalMs/maximum",
+        );
     }
   }
 }
-/** Validates a value as `WorkingTask`: the value, or its errors with their paths. */
-export function validateWorkingTask(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<WorkingTask> {
+/** The value as `WorkingTask`, or its errors. */
+export function validateWorkingTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WorkingTask> {
   if (isWorkingTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkWorkingTask, options);
+  return $rt.invalid(value, $checkWorkingTask, options);
 }
-/** Returns the value as `WorkingTask`, or throws `ValidationFailed` with its errors. */
+/** The value as `WorkingTask`, or throws `ValidationFailed`. */
 export function parseWorkingTask(value: unknown): WorkingTask {
-  return $runtime.parsed(validateWorkingTask(value), "WorkingTask");
+  return $rt.parsed(validateWorkingTask(value), "WorkingTask");
 }
 /** Whether a value is a valid `Annotations`. */
 export function isAnnotations(value: unknown): value is Annotations {
@@ -2138,8 +1789,7 @@ export function isAnnotations(value: unknown): value is Annotations {
   }
 }
 function $testAnnotations(value: unknown): value is Annotations {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -2147,58 +1797,46 @@ function $testAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.audience;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/audience", "type", "an array", value1, at + "/properties/audience/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          $checkRole(item3, path + "/audience/" + i2, errors);
-        }
-      }
-    }
-    const value4 = value.lastModified;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/lastModified",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/lastModified/type",
-        );
-    }
-    const value5 = value.priority;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        $runtime.unexpected(errors, path + "/priority", "type", "a number", value5, at + "/properties/priority/type");
-      else {
-        if (!(value5 >= 0))
-          $runtime.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
-        if (!(value5 <= 1))
-          $runtime.report(errors, path + "/priority", "maximum", "must be <= 1", at + "/properties/priority/maximum");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.audience;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/audience", "an array", value1, at + "/properties/audience/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        $checkRole(item3, path + "/audience/" + i2, errors);
       }
     }
   }
+  const value4 = value.lastModified;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/lastModified", "a string", value4, at + "/properties/lastModified/type");
+  }
+  const value5 = value.priority;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isFinite(value5)))
+      $rt.wrongType(errors, path + "/priority", "a number", value5, at + "/properties/priority/type");
+    else {
+      if (!(value5 >= 0))
+        $rt.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
+      if (!(value5 <= 1))
+        $rt.report(errors, path + "/priority", "maximum", "must be <= 1", at + "/properties/priority/maximum");
+    }
+  }
 }
-/** Validates a value as `Annotations`: the value, or its errors with their paths. */
-export function validateAnnotations(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<Annotations> {
+/** The value as `Annotations`, or its errors. */
+export function validateAnnotations(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Annotations> {
   if (isAnnotations(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkAnnotations, options);
+  return $rt.invalid(value, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` with its errors. */
+/** The value as `Annotations`, or throws `ValidationFailed`. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parsed(validateAnnotations(value), "Annotations");
+  return $rt.parsed(validateAnnotations(value), "Annotations");
 }
 /** Whether a value is a valid `AudioContent`. */
 export function isAudioContent(value: unknown): value is AudioContent {
@@ -2209,8 +1847,7 @@ export function isAudioContent(value: unknown): value is AudioContent {
   }
 }
 function $testAudioContent(value: unknown): value is AudioContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -2222,39 +1859,37 @@ function $testAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.data;
-    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
-    const value4 = value.mimeType;
-    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "audio")
-      $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.data;
+  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  const value4 = value.mimeType;
+  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "audio")
+    $rt.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `AudioContent`: the value, or its errors with their paths. */
+/** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<AudioContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<AudioContent> {
   if (isAudioContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkAudioContent, options);
+  return $rt.invalid(value, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `AudioContent`, or throws `ValidationFailed`. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parsed(validateAudioContent(value), "AudioContent");
+  return $rt.parsed(validateAudioContent(value), "AudioContent");
 }
 /** Whether a value is a valid `BlobResourceContents`. */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
@@ -2265,8 +1900,7 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
   }
 }
 function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.blob;
@@ -2276,38 +1910,35 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.blob;
-    if (value2 === undefined) $runtime.missing(errors, path, "blob", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/blob", "type", "a string", value2, at + "/properties/blob/type");
-    const value3 = value.mimeType;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value3, at + "/properties/mimeType/type");
-    }
-    const value4 = value.uri;
-    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.blob;
+  if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/blob", "a string", value2, at + "/properties/blob/type");
+  const value3 = value.mimeType;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value3, at + "/properties/mimeType/type");
   }
+  const value4 = value.uri;
+  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
 }
-/** Validates a value as `BlobResourceContents`: the value, or its errors with their paths. */
+/** The value as `BlobResourceContents`, or its errors. */
 export function validateBlobResourceContents(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<BlobResourceContents> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<BlobResourceContents> {
   if (isBlobResourceContents(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkBlobResourceContents, options);
+  return $rt.invalid(value, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` with its errors. */
+/** The value as `BlobResourceContents`, or throws `ValidationFailed`. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parsed(validateBlobResourceContents(value), "BlobResourceContents");
+  return $rt.parsed(validateBlobResourceContents(value), "BlobResourceContents");
 }
 /** Whether a value is a valid `BooleanSchema`. */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
@@ -2318,8 +1949,7 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
   }
 }
 function $testBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -2329,49 +1959,40 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(errors, path + "/default", "type", "a boolean", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.title;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "boolean")
-      $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.title;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+  }
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "boolean")
+    $rt.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `BooleanSchema`: the value, or its errors with their paths. */
+/** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<BooleanSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<BooleanSchema> {
   if (isBooleanSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkBooleanSchema, options);
+  return $rt.invalid(value, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `BooleanSchema`, or throws `ValidationFailed`. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parsed(validateBooleanSchema(value), "BooleanSchema");
+  return $rt.parsed(validateBooleanSchema(value), "BooleanSchema");
 }
 /** Whether a value is a valid `ContentBlock`. */
 export function isContentBlock(value: unknown): value is ContentBlock {
@@ -2382,8 +2003,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
   }
 }
 function $testContentBlock(value: unknown): value is ContentBlock {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2406,52 +2026,50 @@ function $testContentBlock(value: unknown): value is ContentBlock {
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.type;
-    switch (tag1) {
-      case "text":
-        $checkTextContent(value, path, errors);
-        break;
-      case "image":
-        $checkImageContent(value, path, errors);
-        break;
-      case "audio":
-        $checkAudioContent(value, path, errors);
-        break;
-      case "resource_link":
-        $checkResourceLink(value, path, errors);
-        break;
-      case "resource":
-        $checkEmbeddedResource(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "type", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/type",
-            "discriminator",
-            'one of "text" | "image" | "audio" | "resource_link" | "resource"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.type;
+  switch (tag1) {
+    case "text":
+      $checkTextContent(value, path, errors);
+      break;
+    case "image":
+      $checkImageContent(value, path, errors);
+      break;
+    case "audio":
+      $checkAudioContent(value, path, errors);
+      break;
+    case "resource_link":
+      $checkResourceLink(value, path, errors);
+      break;
+    case "resource":
+      $checkEmbeddedResource(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/type",
+          "discriminator",
+          'one of "text" | "image" | "audio" | "resource_link" | "resource"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `ContentBlock`: the value, or its errors with their paths. */
+/** The value as `ContentBlock`, or its errors. */
 export function validateContentBlock(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ContentBlock> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ContentBlock> {
   if (isContentBlock(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkContentBlock, options);
+  return $rt.invalid(value, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` with its errors. */
+/** The value as `ContentBlock`, or throws `ValidationFailed`. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parsed(validateContentBlock(value), "ContentBlock");
+  return $rt.parsed(validateContentBlock(value), "ContentBlock");
 }
 /** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
@@ -2462,44 +2080,41 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
   }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
   return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "sampling/createMessage")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"sampling/createMessage"',
-        value1,
-        at + "/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCreateMessageRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "sampling/createMessage")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"sampling/createMessage"',
+      value1,
+      at + "/properties/method/const",
+    );
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequest> {
   if (isCreateMessageRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequest, options);
+  return $rt.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequest`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
+  return $rt.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
 /** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
@@ -2510,8 +2125,7 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.includeContext;
   if (value1 !== undefined && !(value1 === "allServers" || value1 === "none" || value1 === "thisServer")) return false;
   const value2 = value.maxTokens;
@@ -2533,119 +2147,95 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value10 = value.tools;
   return value10 === undefined || $isToolArray(value10);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.includeContext;
+  if (value1 !== undefined) {
+    if (!(value1 === "allServers" || value1 === "none" || value1 === "thisServer"))
+      $rt.unexpected(
+        errors,
+        path + "/includeContext",
+        "enum",
+        'one of "allServers" | "none" | "thisServer"',
+        value1,
+        at + "/properties/includeContext/enum",
+      );
+  }
+  const value2 = value.maxTokens;
+  if (value2 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  else if (!(typeof value2 === "number" && Number.isInteger(value2)))
+    $rt.wrongType(errors, path + "/maxTokens", "an integer", value2, at + "/properties/maxTokens/type");
+  const value3 = value.messages;
+  if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
   else {
-    const value1 = value.includeContext;
-    if (value1 !== undefined) {
-      if (!(value1 === "allServers" || value1 === "none" || value1 === "thisServer"))
-        $runtime.unexpected(
-          errors,
-          path + "/includeContext",
-          "enum",
-          'one of "allServers" | "none" | "thisServer"',
-          value1,
-          at + "/properties/includeContext/enum",
-        );
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
     }
-    const value2 = value.maxTokens;
-    if (value2 === undefined) $runtime.missing(errors, path, "maxTokens", at + "/required");
-    else if (!(typeof value2 === "number" && Number.isInteger(value2)))
-      $runtime.unexpected(errors, path + "/maxTokens", "type", "an integer", value2, at + "/properties/maxTokens/type");
-    const value3 = value.messages;
-    if (value3 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
+  }
+  const value6 = value.metadata;
+  if (value6 !== undefined) $checkJSONObject(value6, path + "/metadata", errors);
+  const value7 = value.modelPreferences;
+  if (value7 !== undefined) $checkModelPreferences(value7, path + "/modelPreferences", errors);
+  const value8 = value.stopSequences;
+  if (value8 !== undefined) {
+    if (!Array.isArray(value8))
+      $rt.wrongType(errors, path + "/stopSequences", "an array", value8, at + "/properties/stopSequences/type");
     else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
+      for (let i9 = 0; i9 < value8.length; i9++) {
         if (errors.full) break;
-        const item5 = value3[i4];
-        $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
+        const item10 = value8[i9];
+        if (typeof item10 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/stopSequences/" + i9,
+            "a string",
+            item10,
+            at + "/properties/stopSequences/items/type",
+          );
       }
     }
-    const value6 = value.metadata;
-    if (value6 !== undefined) $checkJSONObject(value6, path + "/metadata", errors);
-    const value7 = value.modelPreferences;
-    if (value7 !== undefined) $checkModelPreferences(value7, path + "/modelPreferences", errors);
-    const value8 = value.stopSequences;
-    if (value8 !== undefined) {
-      if (!Array.isArray(value8))
-        $runtime.unexpected(
-          errors,
-          path + "/stopSequences",
-          "type",
-          "an array",
-          value8,
-          at + "/properties/stopSequences/type",
-        );
-      else {
-        for (let i9 = 0; i9 < value8.length; i9++) {
-          if (errors.full) break;
-          const item10 = value8[i9];
-          if (typeof item10 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/stopSequences/" + i9,
-              "type",
-              "a string",
-              item10,
-              at + "/properties/stopSequences/items/type",
-            );
-        }
-      }
-    }
-    const value11 = value.systemPrompt;
-    if (value11 !== undefined) {
-      if (typeof value11 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/systemPrompt",
-          "type",
-          "a string",
-          value11,
-          at + "/properties/systemPrompt/type",
-        );
-    }
-    const value12 = value.temperature;
-    if (value12 !== undefined) {
-      if (!(typeof value12 === "number" && Number.isFinite(value12)))
-        $runtime.unexpected(
-          errors,
-          path + "/temperature",
-          "type",
-          "a number",
-          value12,
-          at + "/properties/temperature/type",
-        );
-    }
-    const value13 = value.toolChoice;
-    if (value13 !== undefined) $checkToolChoice(value13, path + "/toolChoice", errors);
-    const value14 = value.tools;
-    if (value14 !== undefined) {
-      if (!Array.isArray(value14))
-        $runtime.unexpected(errors, path + "/tools", "type", "an array", value14, at + "/properties/tools/type");
-      else {
-        for (let i15 = 0; i15 < value14.length; i15++) {
-          if (errors.full) break;
-          const item16 = value14[i15];
-          $checkTool(item16, path + "/tools/" + i15, errors);
-        }
+  }
+  const value11 = value.systemPrompt;
+  if (value11 !== undefined) {
+    if (typeof value11 !== "string")
+      $rt.wrongType(errors, path + "/systemPrompt", "a string", value11, at + "/properties/systemPrompt/type");
+  }
+  const value12 = value.temperature;
+  if (value12 !== undefined) {
+    if (!(typeof value12 === "number" && Number.isFinite(value12)))
+      $rt.wrongType(errors, path + "/temperature", "a number", value12, at + "/properties/temperature/type");
+  }
+  const value13 = value.toolChoice;
+  if (value13 !== undefined) $checkToolChoice(value13, path + "/toolChoice", errors);
+  const value14 = value.tools;
+  if (value14 !== undefined) {
+    if (!Array.isArray(value14))
+      $rt.wrongType(errors, path + "/tools", "an array", value14, at + "/properties/tools/type");
+    else {
+      for (let i15 = 0; i15 < value14.length; i15++) {
+        if (errors.full) break;
+        const item16 = value14[i15];
+        $checkTool(item16, path + "/tools/" + i15, errors);
       }
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequestParams`, or its errors. */
 export function validateCreateMessageRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequestParams> {
   if (isCreateMessageRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
+  return $rt.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequestParams`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
+  return $rt.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
 /** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
@@ -2656,8 +2246,7 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -2677,61 +2266,52 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!(
-      $testTextContent(value2) ||
-      $testImageContent(value2) ||
-      $testAudioContent(value2) ||
-      $testToolUseContent(value2) ||
-      $testToolResultContent(value2) ||
-      $isSamplingMessageContentBlockArray(value2)
-    ))
-      $runtime.report(
-        errors,
-        path + "/content",
-        "anyOf",
-        "must match at least one of the 6 allowed schemas",
-        at + "/properties/content/anyOf",
-      );
-    const value3 = value.model;
-    if (value3 === undefined) $runtime.missing(errors, path, "model", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/model", "type", "a string", value3, at + "/properties/model/type");
-    const value4 = value.role;
-    if (value4 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value4, path + "/role", errors);
-    const value5 = value.stopReason;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/stopReason",
-          "type",
-          "a string",
-          value5,
-          at + "/properties/stopReason/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!(
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
+    $isSamplingMessageContentBlockArray(value2)
+  ))
+    $rt.report(
+      errors,
+      path + "/content",
+      "anyOf",
+      "must match at least one of the 6 allowed schemas",
+      at + "/properties/content/anyOf",
+    );
+  const value3 = value.model;
+  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  const value4 = value.role;
+  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  else $checkRole(value4, path + "/role", errors);
+  const value5 = value.stopReason;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
   }
 }
-/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
+/** The value as `CreateMessageResult`, or its errors. */
 export function validateCreateMessageResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageResult> {
   if (isCreateMessageResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageResult, options);
+  return $rt.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageResult`, or throws `ValidationFailed`. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
+  return $rt.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
 /** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
@@ -2742,44 +2322,34 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
   }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
   return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "elicitation/create")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"elicitation/create"',
-        value1,
-        at + "/properties/method/const",
-      );
-    const value2 = value.params;
-    if (value2 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkElicitRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "elicitation/create")
+    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value1, at + "/properties/method/const");
+  const value2 = value.params;
+  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkElicitRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
+/** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequest> {
   if (isElicitRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequest, options);
+  return $rt.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequest`, or throws `ValidationFailed`. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
+  return $rt.parsed(validateElicitRequest(value), "ElicitRequest");
 }
 /** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
@@ -2790,8 +2360,7 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2799,35 +2368,33 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value3 = value.requestedSchema;
   return $testElicitRequestFormParamsRequestedSchema(value3);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.message;
-    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
-    const value2 = value.mode;
-    if (value2 !== undefined) {
-      if (value2 !== "form")
-        $runtime.unexpected(errors, path + "/mode", "const", '"form"', value2, at + "/properties/mode/const");
-    }
-    const value3 = value.requestedSchema;
-    if (value3 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-    else $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.message;
+  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+  const value2 = value.mode;
+  if (value2 !== undefined) {
+    if (value2 !== "form")
+      $rt.unexpected(errors, path + "/mode", "const", '"form"', value2, at + "/properties/mode/const");
   }
+  const value3 = value.requestedSchema;
+  if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
+  $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
 }
-/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestFormParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestFormParams> {
   if (isElicitRequestFormParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
+  return $rt.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestFormParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
+  return $rt.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
 /** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema`. */
 export function isElicitRequestFormParamsRequestedSchema(
@@ -2840,8 +2407,7 @@ export function isElicitRequestFormParamsRequestedSchema(
   }
 }
 function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -2851,73 +2417,54 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
-    const value2 = value.properties;
-    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isJsonObject(value2))
-      $runtime.unexpected(
-        errors,
-        path + "/properties",
-        "type",
-        "an object",
-        value2,
-        at + "/properties/properties/type",
-      );
-    else {
-      for (const key3 in value2) {
-        if (errors.full) break;
-        const item4 = value2[key3];
-        $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!Array.isArray(value5))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
-      else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          if (errors.full) break;
-          const item7 = value5[i6];
-          if (typeof item7 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/required/" + i6,
-              "type",
-              "a string",
-              item7,
-              at + "/properties/required/items/type",
-            );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
+  const value2 = value.properties;
+  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  else if (!$rt.isJsonObject(value2))
+    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+  else {
+    for (const key3 in value2) {
+      if (errors.full) break;
+      const item4 = value2[key3];
+      $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!Array.isArray(value5))
+      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
+        const item7 = value5[i6];
+        if (typeof item7 !== "string")
+          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
   if (isElicitRequestFormParamsRequestedSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
+  return $rt.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed`. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
-  return $runtime.parsed(
-    validateElicitRequestFormParamsRequestedSchema(value),
-    "ElicitRequestFormParamsRequestedSchema",
-  );
+  return $rt.parsed(validateElicitRequestFormParamsRequestedSchema(value), "ElicitRequestFormParamsRequestedSchema");
 }
 /** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
@@ -2930,22 +2477,22 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestFormParams(value) || $testElicitRequestURLParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestFormParams(value) || $testElicitRequestURLParams(value)))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestParams`, or its errors. */
 export function validateElicitRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestParams> {
   if (isElicitRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestParams, options);
+  return $rt.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
+  return $rt.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
 /** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
@@ -2956,8 +2503,7 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2965,35 +2511,32 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value3 = value.url;
   return typeof value3 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.message;
-    if (value1 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value1, at + "/properties/message/type");
-    const value2 = value.mode;
-    if (value2 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value2 !== "url")
-      $runtime.unexpected(errors, path + "/mode", "const", '"url"', value2, at + "/properties/mode/const");
-    const value3 = value.url;
-    if (value3 === undefined) $runtime.missing(errors, path, "url", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/url", "type", "a string", value3, at + "/properties/url/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.message;
+  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+  const value2 = value.mode;
+  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value2 !== "url")
+    $rt.unexpected(errors, path + "/mode", "const", '"url"', value2, at + "/properties/mode/const");
+  const value3 = value.url;
+  if (value3 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/url", "a string", value3, at + "/properties/url/type");
 }
-/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestURLParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestURLParams> {
   if (isElicitRequestURLParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
+  return $rt.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestURLParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
+  return $rt.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
 /** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
@@ -3004,119 +2547,110 @@ export function isElicitResult(value: unknown): value is ElicitResult {
   }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.action;
   if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline")) return false;
   const value2 = value.content;
   return value2 === undefined || $isAnyOf4SchemasMap(value2);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.action;
-    if (value1 === undefined) $runtime.missing(errors, path, "action", at + "/required");
-    else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
-      $runtime.unexpected(
-        errors,
-        path + "/action",
-        "enum",
-        'one of "accept" | "cancel" | "decline"',
-        value1,
-        at + "/properties/action/enum",
-      );
-    const value2 = value.content;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(errors, path + "/content", "type", "an object", value2, at + "/properties/content/type");
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          if (!($isStringArray(item4) || $isString(item4) || $isInteger(item4) || $isBoolean(item4))) {
-            if ($isArray(item4)) {
-              if (!Array.isArray(item4))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key3),
-                  "type",
-                  "an array",
-                  item4,
-                  at + "/properties/content/additionalProperties/anyOf/0/type",
-                );
-              else {
-                for (let i5 = 0; i5 < item4.length; i5++) {
-                  if (errors.full) break;
-                  const item6 = item4[i5];
-                  if (typeof item6 !== "string")
-                    $runtime.unexpected(
-                      errors,
-                      path + "/content/" + $runtime.pointerToken(key3) + "/" + i5,
-                      "type",
-                      "a string",
-                      item6,
-                      at + "/properties/content/additionalProperties/anyOf/0/items/type",
-                    );
-                }
-              }
-            } else if ($isString(item4)) {
-              if (typeof item4 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key3),
-                  "type",
-                  "a string",
-                  item4,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isAnyNumber(item4)) {
-              if (!(typeof item4 === "number" && Number.isInteger(item4)))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key3),
-                  "type",
-                  "an integer",
-                  item4,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isBoolean(item4)) {
-              if (typeof item4 !== "boolean")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key3),
-                  "type",
-                  "a boolean",
-                  item4,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else {
-              $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.action;
+  if (value1 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
+    $rt.unexpected(
+      errors,
+      path + "/action",
+      "enum",
+      'one of "accept" | "cancel" | "decline"',
+      value1,
+      at + "/properties/action/enum",
+    );
+  const value2 = value.content;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/content", "an object", value2, at + "/properties/content/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        if (!($isStringArray(item4) || $isString(item4) || $isInteger(item4) || $isBoolean(item4))) {
+          if ($isArray(item4)) {
+            if (!Array.isArray(item4))
+              $rt.wrongType(
                 errors,
-                path + "/content/" + $runtime.pointerToken(key3),
-                "type",
-                "an array, a string, an integer or a boolean",
+                path + "/content/" + $rt.pointerToken(key3),
+                "an array",
                 item4,
-                at + "/properties/content/additionalProperties/anyOf",
+                at + "/properties/content/additionalProperties/anyOf/0/type",
               );
+            else {
+              for (let i5 = 0; i5 < item4.length; i5++) {
+                if (errors.full) break;
+                const item6 = item4[i5];
+                if (typeof item6 !== "string")
+                  $rt.wrongType(
+                    errors,
+                    path + "/content/" + $rt.pointerToken(key3) + "/" + i5,
+                    "a string",
+                    item6,
+                    at + "/properties/content/additionalProperties/anyOf/0/items/type",
+                  );
+              }
             }
+          } else if ($isString(item4)) {
+            if (typeof item4 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key3),
+                "a string",
+                item4,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isAnyNumber(item4)) {
+            if (!(typeof item4 === "number" && Number.isInteger(item4)))
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key3),
+                "an integer",
+                item4,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isBoolean(item4)) {
+            if (typeof item4 !== "boolean")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key3),
+                "a boolean",
+                item4,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else {
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key3),
+              "an array, a string, an integer or a boolean",
+              item4,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
           }
         }
       }
     }
   }
 }
-/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
+/** The value as `ElicitResult`, or its errors. */
 export function validateElicitResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitResult> {
   if (isElicitResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitResult, options);
+  return $rt.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitResult`, or throws `ValidationFailed`. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
+  return $rt.parsed(validateElicitResult(value), "ElicitResult");
 }
 /** Whether a value is a valid `EmbeddedResource`. */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
@@ -3127,8 +2661,7 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
   }
 }
 function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -3138,41 +2671,39 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.resource;
-    if (value3 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
-    else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
-      $runtime.report(
-        errors,
-        path + "/resource",
-        "anyOf",
-        "must match at least one of the 2 allowed schemas",
-        at + "/properties/resource/anyOf",
-      );
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "resource")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.resource;
+  if (value3 === undefined) $rt.missing(errors, path, "resource", at + "/required");
+  else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
+    $rt.report(
+      errors,
+      path + "/resource",
+      "anyOf",
+      "must match at least one of the 2 allowed schemas",
+      at + "/properties/resource/anyOf",
+    );
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "resource")
+    $rt.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `EmbeddedResource`: the value, or its errors with their paths. */
+/** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<EmbeddedResource> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<EmbeddedResource> {
   if (isEmbeddedResource(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkEmbeddedResource, options);
+  return $rt.invalid(value, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` with its errors. */
+/** The value as `EmbeddedResource`, or throws `ValidationFailed`. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parsed(validateEmbeddedResource(value), "EmbeddedResource");
+  return $rt.parsed(validateEmbeddedResource(value), "EmbeddedResource");
 }
 /** Whether a value is a valid `Error`. */
 export function isError(value: unknown): value is Error {
@@ -3183,35 +2714,32 @@ export function isError(value: unknown): value is Error {
   }
 }
 function $testError(value: unknown): value is Error {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
   const value2 = value.message;
   return typeof value2 === "string";
 }
-function $checkError(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkError(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.code;
-    if (value1 === undefined) $runtime.missing(errors, path, "code", at + "/required");
-    else if (!(typeof value1 === "number" && Number.isInteger(value1)))
-      $runtime.unexpected(errors, path + "/code", "type", "an integer", value1, at + "/properties/code/type");
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.code;
+  if (value1 === undefined) $rt.missing(errors, path, "code", at + "/required");
+  else if (!(typeof value1 === "number" && Number.isInteger(value1)))
+    $rt.wrongType(errors, path + "/code", "an integer", value1, at + "/properties/code/type");
+  const value2 = value.message;
+  if (value2 === undefined) return $rt.missing(errors, path, "message", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
 }
-/** Validates a value as `Error`: the value, or its errors with their paths. */
-export function validateError(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Error> {
+/** The value as `Error`, or its errors. */
+export function validateError(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Error> {
   if (isError(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkError, options);
+  return $rt.invalid(value, $checkError, options);
 }
-/** Returns the value as `Error`, or throws `ValidationFailed` with its errors. */
+/** The value as `Error`, or throws `ValidationFailed`. */
 export function parseError(value: unknown): Error {
-  return $runtime.parsed(validateError(value), "Error");
+  return $rt.parsed(validateError(value), "Error");
 }
 /** Whether a value is a valid `Icon`. */
 export function isIcon(value: unknown): value is Icon {
@@ -3222,8 +2750,7 @@ export function isIcon(value: unknown): value is Icon {
   }
 }
 function $testIcon(value: unknown): value is Icon {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -3233,61 +2760,45 @@ function $testIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkIcon(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.mimeType;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value1, at + "/properties/mimeType/type");
-    }
-    const value2 = value.sizes;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/sizes", "type", "an array", value2, at + "/properties/sizes/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          if (typeof item4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/sizes/" + i3,
-              "type",
-              "a string",
-              item4,
-              at + "/properties/sizes/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.mimeType;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value1, at + "/properties/mimeType/type");
+  }
+  const value2 = value.sizes;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/sizes", "an array", value2, at + "/properties/sizes/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        if (typeof item4 !== "string")
+          $rt.wrongType(errors, path + "/sizes/" + i3, "a string", item4, at + "/properties/sizes/items/type");
       }
     }
-    const value5 = value.src;
-    if (value5 === undefined) $runtime.missing(errors, path, "src", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/src", "type", "a string", value5, at + "/properties/src/type");
-    const value6 = value.theme;
-    if (value6 !== undefined) {
-      if (!(value6 === "dark" || value6 === "light"))
-        $runtime.unexpected(
-          errors,
-          path + "/theme",
-          "enum",
-          'one of "dark" | "light"',
-          value6,
-          at + "/properties/theme/enum",
-        );
-    }
+  }
+  const value5 = value.src;
+  if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/src", "a string", value5, at + "/properties/src/type");
+  const value6 = value.theme;
+  if (value6 !== undefined) {
+    if (!(value6 === "dark" || value6 === "light"))
+      $rt.unexpected(errors, path + "/theme", "enum", 'one of "dark" | "light"', value6, at + "/properties/theme/enum");
   }
 }
-/** Validates a value as `Icon`: the value, or its errors with their paths. */
-export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
+/** The value as `Icon`, or its errors. */
+export function validateIcon(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Icon> {
   if (isIcon(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkIcon, options);
+  return $rt.invalid(value, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` with its errors. */
+/** The value as `Icon`, or throws `ValidationFailed`. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parsed(validateIcon(value), "Icon");
+  return $rt.parsed(validateIcon(value), "Icon");
 }
 /** Whether a value is a valid `ImageContent`. */
 export function isImageContent(value: unknown): value is ImageContent {
@@ -3298,8 +2809,7 @@ export function isImageContent(value: unknown): value is ImageContent {
   }
 }
 function $testImageContent(value: unknown): value is ImageContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -3311,39 +2821,37 @@ function $testImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.data;
-    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
-    const value4 = value.mimeType;
-    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "image")
-      $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.data;
+  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  const value4 = value.mimeType;
+  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "image")
+    $rt.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `ImageContent`: the value, or its errors with their paths. */
+/** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ImageContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ImageContent> {
   if (isImageContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkImageContent, options);
+  return $rt.invalid(value, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ImageContent`, or throws `ValidationFailed`. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parsed(validateImageContent(value), "ImageContent");
+  return $rt.parsed(validateImageContent(value), "ImageContent");
 }
 /** Whether a value is a valid `Implementation`. */
 export function isImplementation(value: unknown): value is Implementation {
@@ -3354,8 +2862,7 @@ export function isImplementation(value: unknown): value is Implementation {
   }
 }
 function $testImplementation(value: unknown): value is Implementation {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.description;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.icons;
@@ -3369,72 +2876,56 @@ function $testImplementation(value: unknown): value is Implementation {
   const value6 = value.websiteUrl;
   return value6 === undefined || typeof value6 === "string";
 }
-function $checkImplementation(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.description;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value1,
-          at + "/properties/description/type",
-        );
-    }
-    const value2 = value.icons;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value2, at + "/properties/icons/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          $checkIcon(item4, path + "/icons/" + i3, errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.description;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value1, at + "/properties/description/type");
+  }
+  const value2 = value.icons;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/icons", "an array", value2, at + "/properties/icons/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        $checkIcon(item4, path + "/icons/" + i3, errors);
       }
     }
-    const value5 = value.name;
-    if (value5 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value5, at + "/properties/name/type");
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.version;
-    if (value7 === undefined) $runtime.missing(errors, path, "version", at + "/required");
-    else if (typeof value7 !== "string")
-      $runtime.unexpected(errors, path + "/version", "type", "a string", value7, at + "/properties/version/type");
-    const value8 = value.websiteUrl;
-    if (value8 !== undefined) {
-      if (typeof value8 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/websiteUrl",
-          "type",
-          "a string",
-          value8,
-          at + "/properties/websiteUrl/type",
-        );
-    }
+  }
+  const value5 = value.name;
+  if (value5 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value5, at + "/properties/name/type");
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.version;
+  if (value7 === undefined) $rt.missing(errors, path, "version", at + "/required");
+  else if (typeof value7 !== "string")
+    $rt.wrongType(errors, path + "/version", "a string", value7, at + "/properties/version/type");
+  const value8 = value.websiteUrl;
+  if (value8 !== undefined) {
+    if (typeof value8 !== "string")
+      $rt.wrongType(errors, path + "/websiteUrl", "a string", value8, at + "/properties/websiteUrl/type");
   }
 }
-/** Validates a value as `Implementation`: the value, or its errors with their paths. */
+/** The value as `Implementation`, or its errors. */
 export function validateImplementation(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<Implementation> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<Implementation> {
   if (isImplementation(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkImplementation, options);
+  return $rt.invalid(value, $checkImplementation, options);
 }
-/** Returns the value as `Implementation`, or throws `ValidationFailed` with its errors. */
+/** The value as `Implementation`, or throws `ValidationFailed`. */
 export function parseImplementation(value: unknown): Implementation {
-  return $runtime.parsed(validateImplementation(value), "Implementation");
+  return $rt.parsed(validateImplementation(value), "Implementation");
 }
 /** Whether a value is a valid `InputRequest`. */
 export function isInputRequest(value: unknown): value is InputRequest {
@@ -3445,8 +2936,7 @@ export function isInputRequest(value: unknown): value is InputRequest {
   }
 }
 function $testInputRequest(value: unknown): value is InputRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
@@ -3463,46 +2953,44 @@ function $testInputRequest(value: unknown): value is InputRequest {
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.method;
-    switch (tag1) {
-      case "sampling/createMessage":
-        $checkCreateMessageRequest(value, path, errors);
-        break;
-      case "roots/list":
-        $checkListRootsRequest(value, path, errors);
-        break;
-      case "elicitation/create":
-        $checkElicitRequest(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "method", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/method",
-            "discriminator",
-            'one of "sampling/createMessage" | "roots/list" | "elicitation/create"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.method;
+  switch (tag1) {
+    case "sampling/createMessage":
+      $checkCreateMessageRequest(value, path, errors);
+      break;
+    case "roots/list":
+      $checkListRootsRequest(value, path, errors);
+      break;
+    case "elicitation/create":
+      $checkElicitRequest(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/method",
+          "discriminator",
+          'one of "sampling/createMessage" | "roots/list" | "elicitation/create"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `InputRequest`: the value, or its errors with their paths. */
+/** The value as `InputRequest`, or its errors. */
 export function validateInputRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequest> {
   if (isInputRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequest, options);
+  return $rt.invalid(value, $checkInputRequest, options);
 }
-/** Returns the value as `InputRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequest`, or throws `ValidationFailed`. */
 export function parseInputRequest(value: unknown): InputRequest {
-  return $runtime.parsed(validateInputRequest(value), "InputRequest");
+  return $rt.parsed(validateInputRequest(value), "InputRequest");
 }
 /** Whether a value is a valid `InputRequests`. */
 export function isInputRequests(value: unknown): value is InputRequests {
@@ -3513,36 +3001,33 @@ export function isInputRequests(value: unknown): value is InputRequests {
   }
 }
 function $testInputRequests(value: unknown): value is InputRequests {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputRequest(item2)) return false;
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      const item2 = value[key1];
-      $checkInputRequest(item2, path + "/" + $runtime.pointerToken(key1), errors);
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    const item2 = value[key1];
+    $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
-/** Validates a value as `InputRequests`: the value, or its errors with their paths. */
+/** The value as `InputRequests`, or its errors. */
 export function validateInputRequests(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequests> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequests> {
   if (isInputRequests(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequests, options);
+  return $rt.invalid(value, $checkInputRequests, options);
 }
-/** Returns the value as `InputRequests`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequests`, or throws `ValidationFailed`. */
 export function parseInputRequests(value: unknown): InputRequests {
-  return $runtime.parsed(validateInputRequests(value), "InputRequests");
+  return $rt.parsed(validateInputRequests(value), "InputRequests");
 }
 /** Whether a value is a valid `InputResponse`. */
 export function isInputResponse(value: unknown): value is InputResponse {
@@ -3555,22 +3040,22 @@ export function isInputResponse(value: unknown): value is InputResponse {
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
   if (!($testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value)))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `InputResponse`: the value, or its errors with their paths. */
+/** The value as `InputResponse`, or its errors. */
 export function validateInputResponse(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputResponse> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputResponse> {
   if (isInputResponse(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputResponse, options);
+  return $rt.invalid(value, $checkInputResponse, options);
 }
-/** Returns the value as `InputResponse`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputResponse`, or throws `ValidationFailed`. */
 export function parseInputResponse(value: unknown): InputResponse {
-  return $runtime.parsed(validateInputResponse(value), "InputResponse");
+  return $rt.parsed(validateInputResponse(value), "InputResponse");
 }
 /** Whether a value is a valid `InputResponses`. */
 export function isInputResponses(value: unknown): value is InputResponses {
@@ -3581,36 +3066,33 @@ export function isInputResponses(value: unknown): value is InputResponses {
   }
 }
 function $testInputResponses(value: unknown): value is InputResponses {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputResponse(item2)) return false;
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      const item2 = value[key1];
-      $checkInputResponse(item2, path + "/" + $runtime.pointerToken(key1), errors);
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    const item2 = value[key1];
+    $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
-/** Validates a value as `InputResponses`: the value, or its errors with their paths. */
+/** The value as `InputResponses`, or its errors. */
 export function validateInputResponses(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputResponses> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputResponses> {
   if (isInputResponses(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputResponses, options);
+  return $rt.invalid(value, $checkInputResponses, options);
 }
-/** Returns the value as `InputResponses`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputResponses`, or throws `ValidationFailed`. */
 export function parseInputResponses(value: unknown): InputResponses {
-  return $runtime.parsed(validateInputResponses(value), "InputResponses");
+  return $rt.parsed(validateInputResponses(value), "InputResponses");
 }
 /** Whether a value is a valid `JSONObject`. */
 export function isJSONObject(value: unknown): value is JSONObject {
@@ -3621,36 +3103,30 @@ export function isJSONObject(value: unknown): value is JSONObject {
   }
 }
 function $testJSONObject(value: unknown): value is JSONObject {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testJSONValue(item2)) return false;
   }
   return true;
 }
-function $checkJSONObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkJSONObject(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    for (const key1 in value) {
-      if (errors.full) break;
-      const item2 = value[key1];
-      $checkJSONValue(item2, path + "/" + $runtime.pointerToken(key1), errors);
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  for (const key1 in value) {
+    if (errors.full) break;
+    const item2 = value[key1];
+    $checkJSONValue(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
-/** Validates a value as `JSONObject`: the value, or its errors with their paths. */
-export function validateJSONObject(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<JSONObject> {
+/** The value as `JSONObject`, or its errors. */
+export function validateJSONObject(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<JSONObject> {
   if (isJSONObject(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkJSONObject, options);
+  return $rt.invalid(value, $checkJSONObject, options);
 }
-/** Returns the value as `JSONObject`, or throws `ValidationFailed` with its errors. */
+/** The value as `JSONObject`, or throws `ValidationFailed`. */
 export function parseJSONObject(value: unknown): JSONObject {
-  return $runtime.parsed(validateJSONObject(value), "JSONObject");
+  return $rt.parsed(validateJSONObject(value), "JSONObject");
 }
 /** Whether a value is a valid `JSONRPCNotification`. */
 export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
@@ -3661,8 +3137,7 @@ export function isJSONRPCNotification(value: unknown): value is JSONRPCNotificat
   }
 }
 function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -3670,36 +3145,34 @@ function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification 
   const value3 = value.params;
   return value3 === undefined || $isObject(value3);
 }
-function $checkJSONRPCNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/method", "type", "a string", value2, at + "/properties/method/type");
-    const value3 = value.params;
-    if (value3 !== undefined) {
-      if (!$runtime.isJsonObject(value3))
-        $runtime.unexpected(errors, path + "/params", "type", "an object", value3, at + "/properties/params/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/method", "a string", value2, at + "/properties/method/type");
+  const value3 = value.params;
+  if (value3 !== undefined) {
+    if (!$rt.isJsonObject(value3))
+      $rt.wrongType(errors, path + "/params", "an object", value3, at + "/properties/params/type");
   }
 }
-/** Validates a value as `JSONRPCNotification`: the value, or its errors with their paths. */
+/** The value as `JSONRPCNotification`, or its errors. */
 export function validateJSONRPCNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<JSONRPCNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<JSONRPCNotification> {
   if (isJSONRPCNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkJSONRPCNotification, options);
+  return $rt.invalid(value, $checkJSONRPCNotification, options);
 }
-/** Returns the value as `JSONRPCNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `JSONRPCNotification`, or throws `ValidationFailed`. */
 export function parseJSONRPCNotification(value: unknown): JSONRPCNotification {
-  return $runtime.parsed(validateJSONRPCNotification(value), "JSONRPCNotification");
+  return $rt.parsed(validateJSONRPCNotification(value), "JSONRPCNotification");
 }
 /** Whether a value is a valid `JSONRPCRequest`. */
 export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
@@ -3710,8 +3183,7 @@ export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   }
 }
 function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -3721,39 +3193,37 @@ function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   const value4 = value.params;
   return value4 === undefined || $isObject(value4);
 }
-function $checkJSONRPCRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/method", "type", "a string", value3, at + "/properties/method/type");
-    const value4 = value.params;
-    if (value4 !== undefined) {
-      if (!$runtime.isJsonObject(value4))
-        $runtime.unexpected(errors, path + "/params", "type", "an object", value4, at + "/properties/params/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/method", "a string", value3, at + "/properties/method/type");
+  const value4 = value.params;
+  if (value4 !== undefined) {
+    if (!$rt.isJsonObject(value4))
+      $rt.wrongType(errors, path + "/params", "an object", value4, at + "/properties/params/type");
   }
 }
-/** Validates a value as `JSONRPCRequest`: the value, or its errors with their paths. */
+/** The value as `JSONRPCRequest`, or its errors. */
 export function validateJSONRPCRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<JSONRPCRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<JSONRPCRequest> {
   if (isJSONRPCRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkJSONRPCRequest, options);
+  return $rt.invalid(value, $checkJSONRPCRequest, options);
 }
-/** Returns the value as `JSONRPCRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `JSONRPCRequest`, or throws `ValidationFailed`. */
 export function parseJSONRPCRequest(value: unknown): JSONRPCRequest {
-  return $runtime.parsed(validateJSONRPCRequest(value), "JSONRPCRequest");
+  return $rt.parsed(validateJSONRPCRequest(value), "JSONRPCRequest");
 }
 /** Whether a value is a valid `JSONValue`. */
 export function isJSONValue(value: unknown): value is JSONValue {
@@ -3772,7 +3242,7 @@ function $testJSONValue(value: unknown): value is JSONValue {
     typeof value === "boolean"
   );
 }
-function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONValue";
   if (!(
     $testJSONObject(value) ||
@@ -3783,7 +3253,7 @@ function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorLis
   )) {
     if ($isObject(value)) $checkJSONObject(value, path, errors);
     else if ($isArray(value)) {
-      if (!Array.isArray(value)) $runtime.unexpected(errors, path, "type", "an array", value, at + "/anyOf/1/type");
+      if (!Array.isArray(value)) $rt.wrongType(errors, path, "an array", value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
@@ -3792,36 +3262,25 @@ function $checkJSONValue(value: unknown, path: string, errors: $runtime.ErrorLis
         }
       }
     } else if ($isString(value)) {
-      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/anyOf/2/type");
+      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/anyOf/2/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/anyOf/2/type");
+        $rt.wrongType(errors, path, "an integer", value, at + "/anyOf/2/type");
     } else if ($isBoolean(value)) {
-      if (typeof value !== "boolean")
-        $runtime.unexpected(errors, path, "type", "a boolean", value, at + "/anyOf/2/type");
+      if (typeof value !== "boolean") $rt.wrongType(errors, path, "a boolean", value, at + "/anyOf/2/type");
     } else {
-      $runtime.unexpected(
-        errors,
-        path,
-        "type",
-        "an object, an array, a string, an integer or a boolean",
-        value,
-        at + "/anyOf",
-      );
+      $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
     }
   }
 }
-/** Validates a value as `JSONValue`: the value, or its errors with their paths. */
-export function validateJSONValue(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<JSONValue> {
+/** The value as `JSONValue`, or its errors. */
+export function validateJSONValue(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<JSONValue> {
   if (isJSONValue(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkJSONValue, options);
+  return $rt.invalid(value, $checkJSONValue, options);
 }
-/** Returns the value as `JSONValue`, or throws `ValidationFailed` with its errors. */
+/** The value as `JSONValue`, or throws `ValidationFailed`. */
 export function parseJSONValue(value: unknown): JSONValue {
-  return $runtime.parsed(validateJSONValue(value), "JSONValue");
+  return $rt.parsed(validateJSONValue(value), "JSONValue");
 }
 /** Whether a value is a valid `LegacyTitledEnumSchema`. */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
@@ -3832,8 +3291,7 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
   }
 }
 function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -3847,88 +3305,65 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.enumNames;
-    if (value6 !== undefined) {
-      if (!Array.isArray(value6))
-        $runtime.unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
-      else {
-        for (let i7 = 0; i7 < value6.length; i7++) {
-          if (errors.full) break;
-          const item8 = value6[i7];
-          if (typeof item8 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/enumNames/" + i7,
-              "type",
-              "a string",
-              item8,
-              at + "/properties/enumNames/items/type",
-            );
-        }
-      }
-    }
-    const value9 = value.title;
-    if (value9 !== undefined) {
-      if (typeof value9 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-    }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value10 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.enumNames;
+  if (value6 !== undefined) {
+    if (!Array.isArray(value6))
+      $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+    else {
+      for (let i7 = 0; i7 < value6.length; i7++) {
+        if (errors.full) break;
+        const item8 = value6[i7];
+        if (typeof item8 !== "string")
+          $rt.wrongType(errors, path + "/enumNames/" + i7, "a string", item8, at + "/properties/enumNames/items/type");
+      }
+    }
+  }
+  const value9 = value.title;
+  if (value9 !== undefined) {
+    if (typeof value9 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+  }
+  const value10 = value.type;
+  if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value10 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
 }
-/** Validates a value as `LegacyTitledEnumSchema`: the value, or its errors with their paths. */
+/** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<LegacyTitledEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<LegacyTitledEnumSchema> {
   if (isLegacyTitledEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkLegacyTitledEnumSchema, options);
+  return $rt.invalid(value, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `LegacyTitledEnumSchema`, or throws `ValidationFailed`. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
+  return $rt.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
 }
 /** Whether a value is a valid `ListRootsRequest`. */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
@@ -3939,36 +3374,33 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
   }
 }
 function $testListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
   return value2 === undefined || $testListRootsRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.method;
-    if (value1 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value1 !== "roots/list")
-      $runtime.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
-    const value2 = value.params;
-    if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.method;
+  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value1 !== "roots/list")
+    $rt.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
+  const value2 = value.params;
+  if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
 }
-/** Validates a value as `ListRootsRequest`: the value, or its errors with their paths. */
+/** The value as `ListRootsRequest`, or its errors. */
 export function validateListRootsRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListRootsRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListRootsRequest> {
   if (isListRootsRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListRootsRequest, options);
+  return $rt.invalid(value, $checkListRootsRequest, options);
 }
-/** Returns the value as `ListRootsRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListRootsRequest`, or throws `ValidationFailed`. */
 export function parseListRootsRequest(value: unknown): ListRootsRequest {
-  return $runtime.parsed(validateListRootsRequest(value), "ListRootsRequest");
+  return $rt.parsed(validateListRootsRequest(value), "ListRootsRequest");
 }
 /** Whether a value is a valid `ListRootsRequestParams`. */
 export function isListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
@@ -3979,30 +3411,27 @@ export function isListRootsRequestParams(value: unknown): value is ListRootsRequ
   }
 }
 function $testListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $testMetaObject(value1);
 }
-function $checkListRootsRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListRootsRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
 }
-/** Validates a value as `ListRootsRequestParams`: the value, or its errors with their paths. */
+/** The value as `ListRootsRequestParams`, or its errors. */
 export function validateListRootsRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListRootsRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListRootsRequestParams> {
   if (isListRootsRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListRootsRequestParams, options);
+  return $rt.invalid(value, $checkListRootsRequestParams, options);
 }
-/** Returns the value as `ListRootsRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListRootsRequestParams`, or throws `ValidationFailed`. */
 export function parseListRootsRequestParams(value: unknown): ListRootsRequestParams {
-  return $runtime.parsed(validateListRootsRequestParams(value), "ListRootsRequestParams");
+  return $rt.parsed(validateListRootsRequestParams(value), "ListRootsRequestParams");
 }
 /** Whether a value is a valid `ListRootsResult`. */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
@@ -4013,39 +3442,34 @@ export function isListRootsResult(value: unknown): value is ListRootsResult {
   }
 }
 function $testListRootsResult(value: unknown): value is ListRootsResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.roots;
   return $isRootArray(value1);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.roots;
-    if (value1 === undefined) $runtime.missing(errors, path, "roots", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/roots", "type", "an array", value1, at + "/properties/roots/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        $checkRoot(item3, path + "/roots/" + i2, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.roots;
+  if (value1 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
+  if (!Array.isArray(value1))
+    return $rt.wrongType(errors, path + "/roots", "an array", value1, at + "/properties/roots/type");
+  for (let i2 = 0; i2 < value1.length; i2++) {
+    if (errors.full) break;
+    const item3 = value1[i2];
+    $checkRoot(item3, path + "/roots/" + i2, errors);
   }
 }
-/** Validates a value as `ListRootsResult`: the value, or its errors with their paths. */
+/** The value as `ListRootsResult`, or its errors. */
 export function validateListRootsResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListRootsResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListRootsResult> {
   if (isListRootsResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListRootsResult, options);
+  return $rt.invalid(value, $checkListRootsResult, options);
 }
-/** Returns the value as `ListRootsResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListRootsResult`, or throws `ValidationFailed`. */
 export function parseListRootsResult(value: unknown): ListRootsResult {
-  return $runtime.parsed(validateListRootsResult(value), "ListRootsResult");
+  return $rt.parsed(validateListRootsResult(value), "ListRootsResult");
 }
 /** Whether a value is a valid `MetaObject`. */
 export function isMetaObject(value: unknown): value is MetaObject {
@@ -4056,23 +3480,20 @@ export function isMetaObject(value: unknown): value is MetaObject {
   }
 }
 function $testMetaObject(value: unknown): value is MetaObject {
-  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
+  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
-function $checkMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) $rt.wrongType(errors, path, "an object", value, at + "/type");
 }
-/** Validates a value as `MetaObject`: the value, or its errors with their paths. */
-export function validateMetaObject(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<MetaObject> {
+/** The value as `MetaObject`, or its errors. */
+export function validateMetaObject(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<MetaObject> {
   if (isMetaObject(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMetaObject, options);
+  return $rt.invalid(value, $checkMetaObject, options);
 }
-/** Returns the value as `MetaObject`, or throws `ValidationFailed` with its errors. */
+/** The value as `MetaObject`, or throws `ValidationFailed`. */
 export function parseMetaObject(value: unknown): MetaObject {
-  return $runtime.parsed(validateMetaObject(value), "MetaObject");
+  return $rt.parsed(validateMetaObject(value), "MetaObject");
 }
 /** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
@@ -4083,33 +3504,27 @@ export function isModelHint(value: unknown): value is ModelHint {
   }
 }
 function $testModelHint(value: unknown): value is ModelHint {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.name;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.name;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
   }
 }
-/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
-export function validateModelHint(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelHint> {
+/** The value as `ModelHint`, or its errors. */
+export function validateModelHint(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ModelHint> {
   if (isModelHint(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelHint, options);
+  return $rt.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelHint`, or throws `ValidationFailed`. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parsed(validateModelHint(value), "ModelHint");
+  return $rt.parsed(validateModelHint(value), "ModelHint");
 }
 /** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
@@ -4120,8 +3535,7 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -4133,125 +3547,96 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.costPriority;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        $runtime.unexpected(
-          errors,
-          path + "/costPriority",
-          "type",
-          "a number",
-          value1,
-          at + "/properties/costPriority/type",
-        );
-      else {
-        if (!(value1 >= 0))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/costPriority/minimum",
-          );
-        if (!(value1 <= 1))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/costPriority/maximum",
-          );
-      }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.costPriority;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isFinite(value1)))
+      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+    else {
+      if (!(value1 >= 0))
+        $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
+      if (!(value1 <= 1))
+        $rt.report(errors, path + "/costPriority", "maximum", "must be <= 1", at + "/properties/costPriority/maximum");
     }
-    const value2 = value.hints;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints/" + i3, errors);
-        }
-      }
-    }
-    const value5 = value.intelligencePriority;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        $runtime.unexpected(
-          errors,
-          path + "/intelligencePriority",
-          "type",
-          "a number",
-          value5,
-          at + "/properties/intelligencePriority/type",
-        );
-      else {
-        if (!(value5 >= 0))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/intelligencePriority/minimum",
-          );
-        if (!(value5 <= 1))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/intelligencePriority/maximum",
-          );
-      }
-    }
-    const value6 = value.speedPriority;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $runtime.unexpected(
-          errors,
-          path + "/speedPriority",
-          "type",
-          "a number",
-          value6,
-          at + "/properties/speedPriority/type",
-        );
-      else {
-        if (!(value6 >= 0))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/speedPriority/minimum",
-          );
-        if (!(value6 <= 1))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/speedPriority/maximum",
-          );
+  }
+  const value2 = value.hints;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
+  const value5 = value.intelligencePriority;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isFinite(value5)))
+      $rt.wrongType(
+        errors,
+        path + "/intelligencePriority",
+        "a number",
+        value5,
+        at + "/properties/intelligencePriority/type",
+      );
+    else {
+      if (!(value5 >= 0))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/intelligencePriority/minimum",
+        );
+      if (!(value5 <= 1))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/intelligencePriority/maximum",
+        );
+    }
+  }
+  const value6 = value.speedPriority;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isFinite(value6)))
+      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+    else {
+      if (!(value6 >= 0))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/speedPriority/minimum",
+        );
+      if (!(value6 <= 1))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/speedPriority/maximum",
+        );
+    }
+  }
 }
-/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
+/** The value as `ModelPreferences`, or its errors. */
 export function validateModelPreferences(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelPreferences> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ModelPreferences> {
   if (isModelPreferences(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelPreferences, options);
+  return $rt.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelPreferences`, or throws `ValidationFailed`. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
+  return $rt.parsed(validateModelPreferences(value), "ModelPreferences");
 }
 /** Whether a value is a valid `NotificationMetaObject`. */
 export function isNotificationMetaObject(value: unknown): value is NotificationMetaObject {
@@ -4262,30 +3647,27 @@ export function isNotificationMetaObject(value: unknown): value is NotificationM
   }
 }
 function $testNotificationMetaObject(value: unknown): value is NotificationMetaObject {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
   return value1 === undefined || $testRequestId(value1);
 }
-function $checkNotificationMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value["io.modelcontextprotocol/subscriptionId"];
-    if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value["io.modelcontextprotocol/subscriptionId"];
+  if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
 }
-/** Validates a value as `NotificationMetaObject`: the value, or its errors with their paths. */
+/** The value as `NotificationMetaObject`, or its errors. */
 export function validateNotificationMetaObject(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<NotificationMetaObject> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<NotificationMetaObject> {
   if (isNotificationMetaObject(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkNotificationMetaObject, options);
+  return $rt.invalid(value, $checkNotificationMetaObject, options);
 }
-/** Returns the value as `NotificationMetaObject`, or throws `ValidationFailed` with its errors. */
+/** The value as `NotificationMetaObject`, or throws `ValidationFailed`. */
 export function parseNotificationMetaObject(value: unknown): NotificationMetaObject {
-  return $runtime.parsed(validateNotificationMetaObject(value), "NotificationMetaObject");
+  return $rt.parsed(validateNotificationMetaObject(value), "NotificationMetaObject");
 }
 /** Whether a value is a valid `NotificationParams`. */
 export function isNotificationParams(value: unknown): value is NotificationParams {
@@ -4296,30 +3678,27 @@ export function isNotificationParams(value: unknown): value is NotificationParam
   }
 }
 function $testNotificationParams(value: unknown): value is NotificationParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $testNotificationMetaObject(value1);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
 }
-/** Validates a value as `NotificationParams`: the value, or its errors with their paths. */
+/** The value as `NotificationParams`, or its errors. */
 export function validateNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<NotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<NotificationParams> {
   if (isNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkNotificationParams, options);
+  return $rt.invalid(value, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `NotificationParams`, or throws `ValidationFailed`. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parsed(validateNotificationParams(value), "NotificationParams");
+  return $rt.parsed(validateNotificationParams(value), "NotificationParams");
 }
 /** Whether a value is a valid `NumberSchema`. */
 export function isNumberSchema(value: unknown): value is NumberSchema {
@@ -4330,8 +3709,7 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
   }
 }
 function $testNumberSchema(value: unknown): value is NumberSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -4345,66 +3723,50 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.maximum;
-    if (value3 !== undefined) {
-      if (!(typeof value3 === "number" && Number.isFinite(value3)))
-        $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-    }
-    const value4 = value.minimum;
-    if (value4 !== undefined) {
-      if (!(typeof value4 === "number" && Number.isFinite(value4)))
-        $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-    }
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (!(value6 === "integer" || value6 === "number"))
-      $runtime.unexpected(
-        errors,
-        path + "/type",
-        "enum",
-        'one of "integer" | "number"',
-        value6,
-        at + "/properties/type/enum",
-      );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isFinite(value1)))
+      $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.maximum;
+  if (value3 !== undefined) {
+    if (!(typeof value3 === "number" && Number.isFinite(value3)))
+      $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+  }
+  const value4 = value.minimum;
+  if (value4 !== undefined) {
+    if (!(typeof value4 === "number" && Number.isFinite(value4)))
+      $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+  }
+  const value6 = value.type;
+  if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (!(value6 === "integer" || value6 === "number"))
+    $rt.unexpected(errors, path + "/type", "enum", 'one of "integer" | "number"', value6, at + "/properties/type/enum");
 }
-/** Validates a value as `NumberSchema`: the value, or its errors with their paths. */
+/** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<NumberSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<NumberSchema> {
   if (isNumberSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkNumberSchema, options);
+  return $rt.invalid(value, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `NumberSchema`, or throws `ValidationFailed`. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parsed(validateNumberSchema(value), "NumberSchema");
+  return $rt.parsed(validateNumberSchema(value), "NumberSchema");
 }
 /** Whether a value is a valid `PrimitiveSchemaDefinition`. */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
@@ -4426,7 +3788,7 @@ function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchem
     $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
     $testStringSchema(value) ||
@@ -4438,19 +3800,19 @@ function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $
     $testTitledMultiSelectEnumSchema(value) ||
     $testLegacyTitledEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`: the value, or its errors with their paths. */
+/** The value as `PrimitiveSchemaDefinition`, or its errors. */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PrimitiveSchemaDefinition> {
   if (isPrimitiveSchemaDefinition(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPrimitiveSchemaDefinition, options);
+  return $rt.invalid(value, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` with its errors. */
+/** The value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed`. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
-  return $runtime.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
+  return $rt.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
 }
 /** Whether a value is a valid `RequestId`. */
 export function isRequestId(value: unknown): value is RequestId {
@@ -4463,30 +3825,27 @@ export function isRequestId(value: unknown): value is RequestId {
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $rt.wrongType(errors, path, "an integer", value, at + "/type");
     } else {
-      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
   }
 }
-/** Validates a value as `RequestId`: the value, or its errors with their paths. */
-export function validateRequestId(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RequestId> {
+/** The value as `RequestId`, or its errors. */
+export function validateRequestId(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<RequestId> {
   if (isRequestId(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRequestId, options);
+  return $rt.invalid(value, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` with its errors. */
+/** The value as `RequestId`, or throws `ValidationFailed`. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parsed(validateRequestId(value), "RequestId");
+  return $rt.parsed(validateRequestId(value), "RequestId");
 }
 /** Whether a value is a valid `ResourceLink`. */
 export function isResourceLink(value: unknown): value is ResourceLink {
@@ -4497,8 +3856,7 @@ export function isResourceLink(value: unknown): value is ResourceLink {
   }
 }
 function $testResourceLink(value: unknown): value is ResourceLink {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -4520,78 +3878,69 @@ function $testResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.description;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/description/type",
-        );
-    }
-    const value4 = value.icons;
-    if (value4 !== undefined) {
-      if (!Array.isArray(value4))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
-      else {
-        for (let i5 = 0; i5 < value4.length; i5++) {
-          if (errors.full) break;
-          const item6 = value4[i5];
-          $checkIcon(item6, path + "/icons/" + i5, errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.description;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+  }
+  const value4 = value.icons;
+  if (value4 !== undefined) {
+    if (!Array.isArray(value4))
+      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    else {
+      for (let i5 = 0; i5 < value4.length; i5++) {
+        if (errors.full) break;
+        const item6 = value4[i5];
+        $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
-    const value7 = value.mimeType;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value7, at + "/properties/mimeType/type");
-    }
-    const value8 = value.name;
-    if (value8 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value8 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value8, at + "/properties/name/type");
-    const value9 = value.size;
-    if (value9 !== undefined) {
-      if (!(typeof value9 === "number" && Number.isInteger(value9)))
-        $runtime.unexpected(errors, path + "/size", "type", "an integer", value9, at + "/properties/size/type");
-    }
-    const value10 = value.title;
-    if (value10 !== undefined) {
-      if (typeof value10 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value10, at + "/properties/title/type");
-    }
-    const value11 = value.type;
-    if (value11 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value11 !== "resource_link")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
-    const value12 = value.uri;
-    if (value12 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value12 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
+  const value7 = value.mimeType;
+  if (value7 !== undefined) {
+    if (typeof value7 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value7, at + "/properties/mimeType/type");
+  }
+  const value8 = value.name;
+  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value8 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  const value9 = value.size;
+  if (value9 !== undefined) {
+    if (!(typeof value9 === "number" && Number.isInteger(value9)))
+      $rt.wrongType(errors, path + "/size", "an integer", value9, at + "/properties/size/type");
+  }
+  const value10 = value.title;
+  if (value10 !== undefined) {
+    if (typeof value10 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
+  }
+  const value11 = value.type;
+  if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else if (value11 !== "resource_link")
+    $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
+  const value12 = value.uri;
+  if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value12 !== "string")
+    $rt.wrongType(errors, path + "/uri", "a string", value12, at + "/properties/uri/type");
 }
-/** Validates a value as `ResourceLink`: the value, or its errors with their paths. */
+/** The value as `ResourceLink`, or its errors. */
 export function validateResourceLink(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ResourceLink> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ResourceLink> {
   if (isResourceLink(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResourceLink, options);
+  return $rt.invalid(value, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` with its errors. */
+/** The value as `ResourceLink`, or throws `ValidationFailed`. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parsed(validateResourceLink(value), "ResourceLink");
+  return $rt.parsed(validateResourceLink(value), "ResourceLink");
 }
 /** Whether a value is a valid `Result`. */
 export function isResult(value: unknown): value is Result {
@@ -4602,33 +3951,30 @@ export function isResult(value: unknown): value is Result {
   }
 }
 function $testResult(value: unknown): value is Result {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.resultType;
-    if (value2 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.resultType;
+  if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value2, at + "/properties/resultType/type");
 }
-/** Validates a value as `Result`: the value, or its errors with their paths. */
-export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
+/** The value as `Result`, or its errors. */
+export function validateResult(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Result> {
   if (isResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResult, options);
+  return $rt.invalid(value, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` with its errors. */
+/** The value as `Result`, or throws `ValidationFailed`. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parsed(validateResult(value), "Result");
+  return $rt.parsed(validateResult(value), "Result");
 }
 /** Whether a value is a valid `ResultMetaObject`. */
 export function isResultMetaObject(value: unknown): value is ResultMetaObject {
@@ -4639,30 +3985,27 @@ export function isResultMetaObject(value: unknown): value is ResultMetaObject {
   }
 }
 function $testResultMetaObject(value: unknown): value is ResultMetaObject {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   return value1 === undefined || $testImplementation(value1);
 }
-function $checkResultMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResultMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value["io.modelcontextprotocol/serverInfo"];
-    if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value["io.modelcontextprotocol/serverInfo"];
+  if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
 }
-/** Validates a value as `ResultMetaObject`: the value, or its errors with their paths. */
+/** The value as `ResultMetaObject`, or its errors. */
 export function validateResultMetaObject(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ResultMetaObject> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ResultMetaObject> {
   if (isResultMetaObject(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResultMetaObject, options);
+  return $rt.invalid(value, $checkResultMetaObject, options);
 }
-/** Returns the value as `ResultMetaObject`, or throws `ValidationFailed` with its errors. */
+/** The value as `ResultMetaObject`, or throws `ValidationFailed`. */
 export function parseResultMetaObject(value: unknown): ResultMetaObject {
-  return $runtime.parsed(validateResultMetaObject(value), "ResultMetaObject");
+  return $rt.parsed(validateResultMetaObject(value), "ResultMetaObject");
 }
 /** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
@@ -4675,19 +4018,19 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`: the value, or its errors with their paths. */
-export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+/** The value as `Role`, or its errors. */
+export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
   if (isRole(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRole, options);
+  return $rt.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
+/** The value as `Role`, or throws `ValidationFailed`. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parsed(validateRole(value), "Role");
+  return $rt.parsed(validateRole(value), "Role");
 }
 /** Whether a value is a valid `Root`. */
 export function isRoot(value: unknown): value is Root {
@@ -4698,8 +4041,7 @@ export function isRoot(value: unknown): value is Root {
   }
 }
 function $testRoot(value: unknown): value is Root {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.name;
@@ -4707,31 +4049,28 @@ function $testRoot(value: unknown): value is Root {
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRoot(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.name;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value2, at + "/properties/name/type");
-    }
-    const value3 = value.uri;
-    if (value3 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value3, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.name;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/name", "a string", value2, at + "/properties/name/type");
   }
+  const value3 = value.uri;
+  if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value3, at + "/properties/uri/type");
 }
-/** Validates a value as `Root`: the value, or its errors with their paths. */
-export function validateRoot(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Root> {
+/** The value as `Root`, or its errors. */
+export function validateRoot(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Root> {
   if (isRoot(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRoot, options);
+  return $rt.invalid(value, $checkRoot, options);
 }
-/** Returns the value as `Root`, or throws `ValidationFailed` with its errors. */
+/** The value as `Root`, or throws `ValidationFailed`. */
 export function parseRoot(value: unknown): Root {
-  return $runtime.parsed(validateRoot(value), "Root");
+  return $rt.parsed(validateRoot(value), "Root");
 }
 /** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
@@ -4742,8 +4081,7 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
   }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -4759,45 +4097,43 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!(
-      $testTextContent(value2) ||
-      $testImageContent(value2) ||
-      $testAudioContent(value2) ||
-      $testToolUseContent(value2) ||
-      $testToolResultContent(value2) ||
-      $isSamplingMessageContentBlockArray(value2)
-    ))
-      $runtime.report(
-        errors,
-        path + "/content",
-        "anyOf",
-        "must match at least one of the 6 allowed schemas",
-        at + "/properties/content/anyOf",
-      );
-    const value3 = value.role;
-    if (value3 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value3, path + "/role", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!(
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
+    $isSamplingMessageContentBlockArray(value2)
+  ))
+    $rt.report(
+      errors,
+      path + "/content",
+      "anyOf",
+      "must match at least one of the 6 allowed schemas",
+      at + "/properties/content/anyOf",
+    );
+  const value3 = value.role;
+  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  $checkRole(value3, path + "/role", errors);
 }
-/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
+/** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessage> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessage> {
   if (isSamplingMessage(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessage, options);
+  return $rt.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessage`, or throws `ValidationFailed`. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
+  return $rt.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
 /** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
@@ -4808,8 +4144,7 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
   }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -4832,52 +4167,50 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.type;
-    switch (tag1) {
-      case "text":
-        $checkTextContent(value, path, errors);
-        break;
-      case "image":
-        $checkImageContent(value, path, errors);
-        break;
-      case "audio":
-        $checkAudioContent(value, path, errors);
-        break;
-      case "tool_use":
-        $checkToolUseContent(value, path, errors);
-        break;
-      case "tool_result":
-        $checkToolResultContent(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "type", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/type",
-            "discriminator",
-            'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.type;
+  switch (tag1) {
+    case "text":
+      $checkTextContent(value, path, errors);
+      break;
+    case "image":
+      $checkImageContent(value, path, errors);
+      break;
+    case "audio":
+      $checkAudioContent(value, path, errors);
+      break;
+    case "tool_use":
+      $checkToolUseContent(value, path, errors);
+      break;
+    case "tool_result":
+      $checkToolResultContent(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/type",
+          "discriminator",
+          'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
+/** The value as `SamplingMessageContentBlock`, or its errors. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessageContentBlock> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessageContentBlock> {
   if (isSamplingMessageContentBlock(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
+  return $rt.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessageContentBlock`, or throws `ValidationFailed`. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
+  return $rt.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
 /** Whether a value is a valid `StringSchema`. */
 export function isStringSchema(value: unknown): value is StringSchema {
@@ -4888,8 +4221,7 @@ export function isStringSchema(value: unknown): value is StringSchema {
   }
 }
 function $testStringSchema(value: unknown): value is StringSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4906,85 +4238,62 @@ function $testStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.format;
-    if (value3 !== undefined) {
-      if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-        $runtime.unexpected(
-          errors,
-          path + "/format",
-          "enum",
-          'one of "date" | "date-time" | "email" | "uri"',
-          value3,
-          at + "/properties/format/enum",
-        );
-    }
-    const value4 = value.maxLength;
-    if (value4 !== undefined) {
-      if (!(typeof value4 === "number" && Number.isInteger(value4)))
-        $runtime.unexpected(
-          errors,
-          path + "/maxLength",
-          "type",
-          "an integer",
-          value4,
-          at + "/properties/maxLength/type",
-        );
-    }
-    const value5 = value.minLength;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isInteger(value5)))
-        $runtime.unexpected(
-          errors,
-          path + "/minLength",
-          "type",
-          "an integer",
-          value5,
-          at + "/properties/minLength/type",
-        );
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.format;
+  if (value3 !== undefined) {
+    if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
+      $rt.unexpected(
+        errors,
+        path + "/format",
+        "enum",
+        'one of "date" | "date-time" | "email" | "uri"',
+        value3,
+        at + "/properties/format/enum",
+      );
+  }
+  const value4 = value.maxLength;
+  if (value4 !== undefined) {
+    if (!(typeof value4 === "number" && Number.isInteger(value4)))
+      $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+  }
+  const value5 = value.minLength;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isInteger(value5)))
+      $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `StringSchema`: the value, or its errors with their paths. */
+/** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<StringSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<StringSchema> {
   if (isStringSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkStringSchema, options);
+  return $rt.invalid(value, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `StringSchema`, or throws `ValidationFailed`. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parsed(validateStringSchema(value), "StringSchema");
+  return $rt.parsed(validateStringSchema(value), "StringSchema");
 }
 /** Whether a value is a valid `TextContent`. */
 export function isTextContent(value: unknown): value is TextContent {
@@ -4995,8 +4304,7 @@ export function isTextContent(value: unknown): value is TextContent {
   }
 }
 function $testTextContent(value: unknown): value is TextContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -5006,35 +4314,30 @@ function $testTextContent(value: unknown): value is TextContent {
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.text;
-    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "text")
-      $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.text;
+  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "text")
+    $rt.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `TextContent`: the value, or its errors with their paths. */
-export function validateTextContent(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TextContent> {
+/** The value as `TextContent`, or its errors. */
+export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
   if (isTextContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTextContent, options);
+  return $rt.invalid(value, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `TextContent`, or throws `ValidationFailed`. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parsed(validateTextContent(value), "TextContent");
+  return $rt.parsed(validateTextContent(value), "TextContent");
 }
 /** Whether a value is a valid `TextResourceContents`. */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
@@ -5045,8 +4348,7 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
   }
 }
 function $testTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.mimeType;
@@ -5056,38 +4358,35 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.mimeType;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value2, at + "/properties/mimeType/type");
-    }
-    const value3 = value.text;
-    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
-    const value4 = value.uri;
-    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.mimeType;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value2, at + "/properties/mimeType/type");
   }
+  const value3 = value.text;
+  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  const value4 = value.uri;
+  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
 }
-/** Validates a value as `TextResourceContents`: the value, or its errors with their paths. */
+/** The value as `TextResourceContents`, or its errors. */
 export function validateTextResourceContents(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TextResourceContents> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TextResourceContents> {
   if (isTextResourceContents(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTextResourceContents, options);
+  return $rt.invalid(value, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` with its errors. */
+/** The value as `TextResourceContents`, or throws `ValidationFailed`. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parsed(validateTextResourceContents(value), "TextResourceContents");
+  return $rt.parsed(validateTextResourceContents(value), "TextResourceContents");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchema`. */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
@@ -5098,8 +4397,7 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
   }
 }
 function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -5115,77 +4413,61 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/default/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/default/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
       }
     }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/description/type",
-        );
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $runtime.unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (typeof value8 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value9 !== "array")
-      $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isInteger(value6)))
+      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (typeof value8 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+  }
+  const value9 = value.type;
+  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 !== "array")
+    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchema> {
   if (isTitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
+  return $rt.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchemaItems`. */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
@@ -5196,39 +4478,34 @@ export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is Tit
   }
 }
 function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.anyOf;
-    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.anyOf;
+  if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
+  if (!Array.isArray(value1))
+    return $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  for (let i2 = 0; i2 < value1.length; i2++) {
+    if (errors.full) break;
+    const item3 = value1[i2];
+    $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchemaItems> {
   if (isTitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
+  return $rt.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem`. */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
@@ -5239,39 +4516,36 @@ export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is
   }
 }
 function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
   if (isTitledMultiSelectEnumSchemaItemsItem(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
+  return $rt.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
 }
 /** Whether a value is a valid `TitledSingleSelectEnumSchema`. */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
@@ -5282,8 +4556,7 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
   }
 }
 function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5295,60 +4568,51 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.oneOf;
-    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.oneOf;
+  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledSingleSelectEnumSchema> {
   if (isTitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
-  return $runtime.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
+  return $rt.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `TitledSingleSelectEnumSchemaItem`. */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
@@ -5359,38 +4623,35 @@ export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is Tit
   }
 }
 function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`: the value, or its errors with their paths. */
+/** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledSingleSelectEnumSchemaItem> {
   if (isTitledSingleSelectEnumSchemaItem(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
+  return $rt.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed`. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
-  return $runtime.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
+  return $rt.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
 }
 /** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
@@ -5401,8 +4662,7 @@ export function isTool(value: unknown): value is Tool {
   }
 }
 function $testTool(value: unknown): value is Tool {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -5420,62 +4680,53 @@ function $testTool(value: unknown): value is Tool {
   const value8 = value.title;
   return value8 === undefined || typeof value8 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.description;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/description/type",
-        );
-    }
-    const value4 = value.icons;
-    if (value4 !== undefined) {
-      if (!Array.isArray(value4))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
-      else {
-        for (let i5 = 0; i5 < value4.length; i5++) {
-          if (errors.full) break;
-          const item6 = value4[i5];
-          $checkIcon(item6, path + "/icons/" + i5, errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.description;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+  }
+  const value4 = value.icons;
+  if (value4 !== undefined) {
+    if (!Array.isArray(value4))
+      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    else {
+      for (let i5 = 0; i5 < value4.length; i5++) {
+        if (errors.full) break;
+        const item6 = value4[i5];
+        $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
-    const value7 = value.inputSchema;
-    if (value7 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
-    else $checkToolInputSchema(value7, path + "/inputSchema", errors);
-    const value8 = value.name;
-    if (value8 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value8 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value8, at + "/properties/name/type");
-    const value9 = value.outputSchema;
-    if (value9 !== undefined) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
-    const value10 = value.title;
-    if (value10 !== undefined) {
-      if (typeof value10 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value10, at + "/properties/title/type");
-    }
+  }
+  const value7 = value.inputSchema;
+  if (value7 === undefined) $rt.missing(errors, path, "inputSchema", at + "/required");
+  else $checkToolInputSchema(value7, path + "/inputSchema", errors);
+  const value8 = value.name;
+  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value8 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  const value9 = value.outputSchema;
+  if (value9 !== undefined) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
+  const value10 = value.title;
+  if (value10 !== undefined) {
+    if (typeof value10 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
   }
 }
-/** Validates a value as `Tool`: the value, or its errors with their paths. */
-export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+/** The value as `Tool`, or its errors. */
+export function validateTool(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Tool> {
   if (isTool(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTool, options);
+  return $rt.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
+/** The value as `Tool`, or throws `ValidationFailed`. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parsed(validateTool(value), "Tool");
+  return $rt.parsed(validateTool(value), "Tool");
 }
 /** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
@@ -5486,39 +4737,36 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.type;
   return value2 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
-    const value2 = value.type;
-    if (value2 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value2 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value2, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
+  const value2 = value.type;
+  if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value2 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value2, at + "/properties/type/const");
 }
-/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
+/** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolInputSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolInputSchema> {
   if (isToolInputSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolInputSchema, options);
+  return $rt.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolInputSchema`, or throws `ValidationFailed`. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
+  return $rt.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
 /** Whether a value is a valid `ToolOutputSchema`. */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
@@ -5529,33 +4777,30 @@ export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
   }
 }
 function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
 }
-/** Validates a value as `ToolOutputSchema`: the value, or its errors with their paths. */
+/** The value as `ToolOutputSchema`, or its errors. */
 export function validateToolOutputSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolOutputSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolOutputSchema> {
   if (isToolOutputSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolOutputSchema, options);
+  return $rt.invalid(value, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolOutputSchema`, or throws `ValidationFailed`. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
+  return $rt.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
 }
 /** Whether a value is a valid `ToolAnnotations`. */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
@@ -5566,8 +4811,7 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
   }
 }
 function $testToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -5579,76 +4823,46 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.destructiveHint;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/destructiveHint",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/destructiveHint/type",
-        );
-    }
-    const value2 = value.idempotentHint;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/idempotentHint",
-          "type",
-          "a boolean",
-          value2,
-          at + "/properties/idempotentHint/type",
-        );
-    }
-    const value3 = value.openWorldHint;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/openWorldHint",
-          "type",
-          "a boolean",
-          value3,
-          at + "/properties/openWorldHint/type",
-        );
-    }
-    const value4 = value.readOnlyHint;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/readOnlyHint",
-          "type",
-          "a boolean",
-          value4,
-          at + "/properties/readOnlyHint/type",
-        );
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.destructiveHint;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/destructiveHint", "a boolean", value1, at + "/properties/destructiveHint/type");
+  }
+  const value2 = value.idempotentHint;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "boolean")
+      $rt.wrongType(errors, path + "/idempotentHint", "a boolean", value2, at + "/properties/idempotentHint/type");
+  }
+  const value3 = value.openWorldHint;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "boolean")
+      $rt.wrongType(errors, path + "/openWorldHint", "a boolean", value3, at + "/properties/openWorldHint/type");
+  }
+  const value4 = value.readOnlyHint;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "boolean")
+      $rt.wrongType(errors, path + "/readOnlyHint", "a boolean", value4, at + "/properties/readOnlyHint/type");
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
   }
 }
-/** Validates a value as `ToolAnnotations`: the value, or its errors with their paths. */
+/** The value as `ToolAnnotations`, or its errors. */
 export function validateToolAnnotations(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolAnnotations> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolAnnotations> {
   if (isToolAnnotations(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolAnnotations, options);
+  return $rt.invalid(value, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolAnnotations`, or throws `ValidationFailed`. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parsed(validateToolAnnotations(value), "ToolAnnotations");
+  return $rt.parsed(validateToolAnnotations(value), "ToolAnnotations");
 }
 /** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
@@ -5659,40 +4873,34 @@ export function isToolChoice(value: unknown): value is ToolChoice {
   }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.mode;
-    if (value1 !== undefined) {
-      if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-        $runtime.unexpected(
-          errors,
-          path + "/mode",
-          "enum",
-          'one of "auto" | "none" | "required"',
-          value1,
-          at + "/properties/mode/enum",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.mode;
+  if (value1 !== undefined) {
+    if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
+      $rt.unexpected(
+        errors,
+        path + "/mode",
+        "enum",
+        'one of "auto" | "none" | "required"',
+        value1,
+        at + "/properties/mode/enum",
+      );
   }
 }
-/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
-export function validateToolChoice(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolChoice> {
+/** The value as `ToolChoice`, or its errors. */
+export function validateToolChoice(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ToolChoice> {
   if (isToolChoice(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolChoice, options);
+  return $rt.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolChoice`, or throws `ValidationFailed`. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
+  return $rt.parsed(validateToolChoice(value), "ToolChoice");
 }
 /** Whether a value is a valid `ToolResultContent`. */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
@@ -5703,8 +4911,7 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
   }
 }
 function $testToolResultContent(value: unknown): value is ToolResultContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -5716,49 +4923,47 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
   const value5 = value.type;
   return value5 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!Array.isArray(value2))
+    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content/" + i3, errors);
-      }
+    for (let i3 = 0; i3 < value2.length; i3++) {
+      if (errors.full) break;
+      const item4 = value2[i3];
+      $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
-    const value5 = value.isError;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
-    }
-    const value6 = value.toolUseId;
-    if (value6 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value6, at + "/properties/toolUseId/type");
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "tool_result")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
   }
+  const value5 = value.isError;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "boolean")
+      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+  }
+  const value6 = value.toolUseId;
+  if (value6 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
+  else if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/toolUseId", "a string", value6, at + "/properties/toolUseId/type");
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "tool_result")
+    $rt.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `ToolResultContent`: the value, or its errors with their paths. */
+/** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolResultContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolResultContent> {
   if (isToolResultContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolResultContent, options);
+  return $rt.invalid(value, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolResultContent`, or throws `ValidationFailed`. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parsed(validateToolResultContent(value), "ToolResultContent");
+  return $rt.parsed(validateToolResultContent(value), "ToolResultContent");
 }
 /** Whether a value is a valid `ToolUseContent`. */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
@@ -5769,8 +4974,7 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
   }
 }
 function $testToolUseContent(value: unknown): value is ToolUseContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.id;
@@ -5782,41 +4986,39 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.id;
-    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
-    const value3 = value.input;
-    if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!$runtime.isJsonObject(value3))
-      $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
-    const value4 = value.name;
-    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "tool_use")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.id;
+  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/type");
+  const value3 = value.input;
+  if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
+  else if (!$rt.isJsonObject(value3))
+    $rt.wrongType(errors, path + "/input", "an object", value3, at + "/properties/input/type");
+  const value4 = value.name;
+  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "tool_use")
+    $rt.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `ToolUseContent`: the value, or its errors with their paths. */
+/** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolUseContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolUseContent> {
   if (isToolUseContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolUseContent, options);
+  return $rt.invalid(value, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolUseContent`, or throws `ValidationFailed`. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parsed(validateToolUseContent(value), "ToolUseContent");
+  return $rt.parsed(validateToolUseContent(value), "ToolUseContent");
 }
 /** Whether a value is a valid `UntitledMultiSelectEnumSchema`. */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
@@ -5827,8 +5029,7 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
   }
 }
 function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -5844,77 +5045,61 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/default/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/default/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
       }
     }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/description/type",
-        );
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $runtime.unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (typeof value8 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value9 !== "array")
-      $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isInteger(value6)))
+      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (typeof value8 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+  }
+  const value9 = value.type;
+  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 !== "array")
+    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledMultiSelectEnumSchema> {
   if (isUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
-  return $runtime.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
+  return $rt.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems`. */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
@@ -5925,53 +5110,43 @@ export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is U
   }
 }
 function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.enum;
+  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
   else {
-    const value1 = value.enum;
-    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        if (typeof item3 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i2,
-            "type",
-            "a string",
-            item3,
-            at + "/properties/enum/items/type",
-          );
-      }
+    for (let i2 = 0; i2 < value1.length; i2++) {
+      if (errors.full) break;
+      const item3 = value1[i2];
+      if (typeof item3 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
     }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
+/** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
   if (isUntitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
+  return $rt.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed`. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
-  return $runtime.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
+  return $rt.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
 }
 /** Whether a value is a valid `UntitledSingleSelectEnumSchema`. */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
@@ -5982,8 +5157,7 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
   }
 }
 function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5995,68 +5169,52 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledSingleSelectEnumSchema> {
   if (isUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
-  return $runtime.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
+  return $rt.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `CallToolRequest`. */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
@@ -6067,8 +5225,7 @@ export function isCallToolRequest(value: unknown): value is CallToolRequest {
   }
 }
 function $testCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6078,37 +5235,35 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
   const value4 = value.params;
   return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tools/call")
-      $runtime.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCallToolRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tools/call")
+    $rt.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCallToolRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `CallToolRequest`: the value, or its errors with their paths. */
+/** The value as `CallToolRequest`, or its errors. */
 export function validateCallToolRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolRequest> {
   if (isCallToolRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolRequest, options);
+  return $rt.invalid(value, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolRequest`, or throws `ValidationFailed`. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parsed(validateCallToolRequest(value), "CallToolRequest");
+  return $rt.parsed(validateCallToolRequest(value), "CallToolRequest");
 }
 /** Whether a value is a valid `CallToolResult`. */
 export function isCallToolResult(value: unknown): value is CallToolResult {
@@ -6119,8 +5274,7 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   }
 }
 function $testCallToolResult(value: unknown): value is CallToolResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.content;
@@ -6130,45 +5284,43 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!Array.isArray(value2))
+    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content/" + i3, errors);
-      }
+    for (let i3 = 0; i3 < value2.length; i3++) {
+      if (errors.full) break;
+      const item4 = value2[i3];
+      $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
-    const value5 = value.isError;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
-    }
-    const value6 = value.resultType;
-    if (value6 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
   }
+  const value5 = value.isError;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "boolean")
+      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+  }
+  const value6 = value.resultType;
+  if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
 }
-/** Validates a value as `CallToolResult`: the value, or its errors with their paths. */
+/** The value as `CallToolResult`, or its errors. */
 export function validateCallToolResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolResult> {
   if (isCallToolResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolResult, options);
+  return $rt.invalid(value, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolResult`, or throws `ValidationFailed`. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parsed(validateCallToolResult(value), "CallToolResult");
+  return $rt.parsed(validateCallToolResult(value), "CallToolResult");
 }
 /** Whether a value is a valid `InputRequiredResult`. */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
@@ -6179,8 +5331,7 @@ export function isInputRequiredResult(value: unknown): value is InputRequiredRes
   }
 }
 function $testInputRequiredResult(value: unknown): value is InputRequiredResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.inputRequests;
@@ -6190,43 +5341,34 @@ function $testInputRequiredResult(value: unknown): value is InputRequiredResult 
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkInputRequiredResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.inputRequests;
-    if (value2 !== undefined) $checkInputRequests(value2, path + "/inputRequests", errors);
-    const value3 = value.requestState;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/requestState",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/requestState/type",
-        );
-    }
-    const value4 = value.resultType;
-    if (value4 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value4, at + "/properties/resultType/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.inputRequests;
+  if (value2 !== undefined) $checkInputRequests(value2, path + "/inputRequests", errors);
+  const value3 = value.requestState;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
   }
+  const value4 = value.resultType;
+  if (value4 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value4, at + "/properties/resultType/type");
 }
-/** Validates a value as `InputRequiredResult`: the value, or its errors with their paths. */
+/** The value as `InputRequiredResult`, or its errors. */
 export function validateInputRequiredResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputRequiredResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputRequiredResult> {
   if (isInputRequiredResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputRequiredResult, options);
+  return $rt.invalid(value, $checkInputRequiredResult, options);
 }
-/** Returns the value as `InputRequiredResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputRequiredResult`, or throws `ValidationFailed`. */
 export function parseInputRequiredResult(value: unknown): InputRequiredResult {
-  return $runtime.parsed(validateInputRequiredResult(value), "InputRequiredResult");
+  return $rt.parsed(validateInputRequiredResult(value), "InputRequiredResult");
 }
 /** Whether a value is a valid `DiscoverRequest`. */
 export function isDiscoverRequest(value: unknown): value is DiscoverRequest {
@@ -6237,8 +5379,7 @@ export function isDiscoverRequest(value: unknown): value is DiscoverRequest {
   }
 }
 function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6248,44 +5389,35 @@ function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
   const value4 = value.params;
   return $testRequestParams(value4);
 }
-function $checkDiscoverRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "server/discover")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"server/discover"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "server/discover")
+    $rt.unexpected(errors, path + "/method", "const", '"server/discover"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `DiscoverRequest`: the value, or its errors with their paths. */
+/** The value as `DiscoverRequest`, or its errors. */
 export function validateDiscoverRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<DiscoverRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<DiscoverRequest> {
   if (isDiscoverRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkDiscoverRequest, options);
+  return $rt.invalid(value, $checkDiscoverRequest, options);
 }
-/** Returns the value as `DiscoverRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `DiscoverRequest`, or throws `ValidationFailed`. */
 export function parseDiscoverRequest(value: unknown): DiscoverRequest {
-  return $runtime.parsed(validateDiscoverRequest(value), "DiscoverRequest");
+  return $rt.parsed(validateDiscoverRequest(value), "DiscoverRequest");
 }
 /** Whether a value is a valid `DiscoverResult`. */
 export function isDiscoverResult(value: unknown): value is DiscoverResult {
@@ -6296,8 +5428,7 @@ export function isDiscoverResult(value: unknown): value is DiscoverResult {
   }
 }
 function $testDiscoverResult(value: unknown): value is DiscoverResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -6313,87 +5444,69 @@ function $testDiscoverResult(value: unknown): value is DiscoverResult {
   const value7 = value.ttlMs;
   return typeof value7 === "number" && Number.isInteger(value7) && value7 >= 0;
 }
-function $checkDiscoverResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.cacheScope;
+  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  else if (!(value2 === "private" || value2 === "public"))
+    $rt.unexpected(
+      errors,
+      path + "/cacheScope",
+      "enum",
+      'one of "private" | "public"',
+      value2,
+      at + "/properties/cacheScope/enum",
+    );
+  const value3 = value.capabilities;
+  if (value3 === undefined) $rt.missing(errors, path, "capabilities", at + "/required");
+  else $checkServerCapabilities(value3, path + "/capabilities", errors);
+  const value4 = value.instructions;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/instructions", "a string", value4, at + "/properties/instructions/type");
+  }
+  const value5 = value.resultType;
+  if (value5 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value5, at + "/properties/resultType/type");
+  const value6 = value.supportedVersions;
+  if (value6 === undefined) $rt.missing(errors, path, "supportedVersions", at + "/required");
+  else if (!Array.isArray(value6))
+    $rt.wrongType(errors, path + "/supportedVersions", "an array", value6, at + "/properties/supportedVersions/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.cacheScope;
-    if (value2 === undefined) $runtime.missing(errors, path, "cacheScope", at + "/required");
-    else if (!(value2 === "private" || value2 === "public"))
-      $runtime.unexpected(
-        errors,
-        path + "/cacheScope",
-        "enum",
-        'one of "private" | "public"',
-        value2,
-        at + "/properties/cacheScope/enum",
-      );
-    const value3 = value.capabilities;
-    if (value3 === undefined) $runtime.missing(errors, path, "capabilities", at + "/required");
-    else $checkServerCapabilities(value3, path + "/capabilities", errors);
-    const value4 = value.instructions;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
+    for (let i7 = 0; i7 < value6.length; i7++) {
+      if (errors.full) break;
+      const item8 = value6[i7];
+      if (typeof item8 !== "string")
+        $rt.wrongType(
           errors,
-          path + "/instructions",
-          "type",
+          path + "/supportedVersions/" + i7,
           "a string",
-          value4,
-          at + "/properties/instructions/type",
+          item8,
+          at + "/properties/supportedVersions/items/type",
         );
     }
-    const value5 = value.resultType;
-    if (value5 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value5, at + "/properties/resultType/type");
-    const value6 = value.supportedVersions;
-    if (value6 === undefined) $runtime.missing(errors, path, "supportedVersions", at + "/required");
-    else if (!Array.isArray(value6))
-      $runtime.unexpected(
-        errors,
-        path + "/supportedVersions",
-        "type",
-        "an array",
-        value6,
-        at + "/properties/supportedVersions/type",
-      );
-    else {
-      for (let i7 = 0; i7 < value6.length; i7++) {
-        if (errors.full) break;
-        const item8 = value6[i7];
-        if (typeof item8 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/supportedVersions/" + i7,
-            "type",
-            "a string",
-            item8,
-            at + "/properties/supportedVersions/items/type",
-          );
-      }
-    }
-    const value9 = value.ttlMs;
-    if (value9 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!(typeof value9 === "number" && Number.isInteger(value9)))
-      $runtime.unexpected(errors, path + "/ttlMs", "type", "an integer", value9, at + "/properties/ttlMs/type");
-    else if (!(value9 >= 0))
-      $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
+  const value9 = value.ttlMs;
+  if (value9 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (!(typeof value9 === "number" && Number.isInteger(value9)))
+    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value9, at + "/properties/ttlMs/type");
+  if (!(value9 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
-/** Validates a value as `DiscoverResult`: the value, or its errors with their paths. */
+/** The value as `DiscoverResult`, or its errors. */
 export function validateDiscoverResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<DiscoverResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<DiscoverResult> {
   if (isDiscoverResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkDiscoverResult, options);
+  return $rt.invalid(value, $checkDiscoverResult, options);
 }
-/** Returns the value as `DiscoverResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `DiscoverResult`, or throws `ValidationFailed`. */
 export function parseDiscoverResult(value: unknown): DiscoverResult {
-  return $runtime.parsed(validateDiscoverResult(value), "DiscoverResult");
+  return $rt.parsed(validateDiscoverResult(value), "DiscoverResult");
 }
 /** Whether a value is a valid `ReadResourceRequest`. */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
@@ -6404,8 +5517,7 @@ export function isReadResourceRequest(value: unknown): value is ReadResourceRequ
   }
 }
 function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6415,44 +5527,35 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
   const value4 = value.params;
   return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "resources/read")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"resources/read"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkReadResourceRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "resources/read")
+    $rt.unexpected(errors, path + "/method", "const", '"resources/read"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ReadResourceRequest`: the value, or its errors with their paths. */
+/** The value as `ReadResourceRequest`, or its errors. */
 export function validateReadResourceRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceRequest> {
   if (isReadResourceRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceRequest, options);
+  return $rt.invalid(value, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceRequest`, or throws `ValidationFailed`. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
+  return $rt.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
 }
 /** Whether a value is a valid `ReadResourceResult`. */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
@@ -6463,8 +5566,7 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
   }
 }
 function $testReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -6476,64 +5578,61 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
   const value5 = value.ttlMs;
   return typeof value5 === "number" && Number.isInteger(value5) && value5 >= 0;
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.cacheScope;
+  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  else if (!(value2 === "private" || value2 === "public"))
+    $rt.unexpected(
+      errors,
+      path + "/cacheScope",
+      "enum",
+      'one of "private" | "public"',
+      value2,
+      at + "/properties/cacheScope/enum",
+    );
+  const value3 = value.contents;
+  if (value3 === undefined) $rt.missing(errors, path, "contents", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/contents", "an array", value3, at + "/properties/contents/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.cacheScope;
-    if (value2 === undefined) $runtime.missing(errors, path, "cacheScope", at + "/required");
-    else if (!(value2 === "private" || value2 === "public"))
-      $runtime.unexpected(
-        errors,
-        path + "/cacheScope",
-        "enum",
-        'one of "private" | "public"',
-        value2,
-        at + "/properties/cacheScope/enum",
-      );
-    const value3 = value.contents;
-    if (value3 === undefined) $runtime.missing(errors, path, "contents", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/contents", "type", "an array", value3, at + "/properties/contents/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (!($testTextResourceContents(item5) || $testBlobResourceContents(item5)))
-          $runtime.report(
-            errors,
-            path + "/contents/" + i4,
-            "anyOf",
-            "must match at least one of the 2 allowed schemas",
-            at + "/properties/contents/items/anyOf",
-          );
-      }
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (!($testTextResourceContents(item5) || $testBlobResourceContents(item5)))
+        $rt.report(
+          errors,
+          path + "/contents/" + i4,
+          "anyOf",
+          "must match at least one of the 2 allowed schemas",
+          at + "/properties/contents/items/anyOf",
+        );
     }
-    const value6 = value.resultType;
-    if (value6 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
-    const value7 = value.ttlMs;
-    if (value7 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $runtime.unexpected(errors, path + "/ttlMs", "type", "an integer", value7, at + "/properties/ttlMs/type");
-    else if (!(value7 >= 0))
-      $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
   }
+  const value6 = value.resultType;
+  if (value6 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  else if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
+  const value7 = value.ttlMs;
+  if (value7 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (!(typeof value7 === "number" && Number.isInteger(value7)))
+    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value7, at + "/properties/ttlMs/type");
+  if (!(value7 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
-/** Validates a value as `ReadResourceResult`: the value, or its errors with their paths. */
+/** The value as `ReadResourceResult`, or its errors. */
 export function validateReadResourceResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceResult> {
   if (isReadResourceResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceResult, options);
+  return $rt.invalid(value, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceResult`, or throws `ValidationFailed`. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parsed(validateReadResourceResult(value), "ReadResourceResult");
+  return $rt.parsed(validateReadResourceResult(value), "ReadResourceResult");
 }
 /** Whether a value is a valid `SubscriptionsListenRequest`. */
 export function isSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
@@ -6544,8 +5643,7 @@ export function isSubscriptionsListenRequest(value: unknown): value is Subscript
   }
 }
 function $testSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6555,44 +5653,42 @@ function $testSubscriptionsListenRequest(value: unknown): value is Subscriptions
   const value4 = value.params;
   return $testSubscriptionsListenRequestParams(value4);
 }
-function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "subscriptions/listen")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"subscriptions/listen"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "subscriptions/listen")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"subscriptions/listen"',
+      value3,
+      at + "/properties/method/const",
+    );
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `SubscriptionsListenRequest`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsListenRequest`, or its errors. */
 export function validateSubscriptionsListenRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsListenRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsListenRequest> {
   if (isSubscriptionsListenRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsListenRequest, options);
+  return $rt.invalid(value, $checkSubscriptionsListenRequest, options);
 }
-/** Returns the value as `SubscriptionsListenRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsListenRequest`, or throws `ValidationFailed`. */
 export function parseSubscriptionsListenRequest(value: unknown): SubscriptionsListenRequest {
-  return $runtime.parsed(validateSubscriptionsListenRequest(value), "SubscriptionsListenRequest");
+  return $rt.parsed(validateSubscriptionsListenRequest(value), "SubscriptionsListenRequest");
 }
 /** Whether a value is a valid `SubscriptionsListenResult`. */
 export function isSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
@@ -6603,37 +5699,34 @@ export function isSubscriptionsListenResult(value: unknown): value is Subscripti
   }
 }
 function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testSubscriptionsListenResultMeta(value1)) return false;
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
-    const value2 = value.resultType;
-    if (value2 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value2, at + "/properties/resultType/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
+  const value2 = value.resultType;
+  if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value2, at + "/properties/resultType/type");
 }
-/** Validates a value as `SubscriptionsListenResult`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsListenResult`, or its errors. */
 export function validateSubscriptionsListenResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsListenResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsListenResult> {
   if (isSubscriptionsListenResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsListenResult, options);
+  return $rt.invalid(value, $checkSubscriptionsListenResult, options);
 }
-/** Returns the value as `SubscriptionsListenResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsListenResult`, or throws `ValidationFailed`. */
 export function parseSubscriptionsListenResult(value: unknown): SubscriptionsListenResult {
-  return $runtime.parsed(validateSubscriptionsListenResult(value), "SubscriptionsListenResult");
+  return $rt.parsed(validateSubscriptionsListenResult(value), "SubscriptionsListenResult");
 }
 /** Whether a value is a valid `GetPromptRequest`. */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
@@ -6644,8 +5737,7 @@ export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
   }
 }
 function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6655,37 +5747,35 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   const value4 = value.params;
   return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "prompts/get")
-      $runtime.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkGetPromptRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "prompts/get")
+    $rt.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `GetPromptRequest`: the value, or its errors with their paths. */
+/** The value as `GetPromptRequest`, or its errors. */
 export function validateGetPromptRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptRequest> {
   if (isGetPromptRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptRequest, options);
+  return $rt.invalid(value, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptRequest`, or throws `ValidationFailed`. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parsed(validateGetPromptRequest(value), "GetPromptRequest");
+  return $rt.parsed(validateGetPromptRequest(value), "GetPromptRequest");
 }
 /** Whether a value is a valid `GetPromptResult`. */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
@@ -6696,8 +5786,7 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
   }
 }
 function $testGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.description;
@@ -6707,52 +5796,43 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.messages;
-    if (value3 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkPromptMessage(item5, path + "/messages/" + i4, errors);
-      }
-    }
-    const value6 = value.resultType;
-    if (value6 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value6, at + "/properties/resultType/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
   }
+  const value3 = value.messages;
+  if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkPromptMessage(item5, path + "/messages/" + i4, errors);
+    }
+  }
+  const value6 = value.resultType;
+  if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
 }
-/** Validates a value as `GetPromptResult`: the value, or its errors with their paths. */
+/** The value as `GetPromptResult`, or its errors. */
 export function validateGetPromptResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptResult> {
   if (isGetPromptResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptResult, options);
+  return $rt.invalid(value, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptResult`, or throws `ValidationFailed`. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parsed(validateGetPromptResult(value), "GetPromptResult");
+  return $rt.parsed(validateGetPromptResult(value), "GetPromptResult");
 }
 /** Whether a value is a valid `ListToolsRequest`. */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
@@ -6763,8 +5843,7 @@ export function isListToolsRequest(value: unknown): value is ListToolsRequest {
   }
 }
 function $testListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -6774,37 +5853,35 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   const value4 = value.params;
   return $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tools/list")
-      $runtime.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkPaginatedRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tools/list")
+    $rt.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ListToolsRequest`: the value, or its errors with their paths. */
+/** The value as `ListToolsRequest`, or its errors. */
 export function validateListToolsRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListToolsRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListToolsRequest> {
   if (isListToolsRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListToolsRequest, options);
+  return $rt.invalid(value, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListToolsRequest`, or throws `ValidationFailed`. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parsed(validateListToolsRequest(value), "ListToolsRequest");
+  return $rt.parsed(validateListToolsRequest(value), "ListToolsRequest");
 }
 /** Whether a value is a valid `ListToolsResult`. */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
@@ -6815,8 +5892,7 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
   }
 }
 function $testListToolsResult(value: unknown): value is ListToolsResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -6830,69 +5906,59 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
   const value6 = value.ttlMs;
   return typeof value6 === "number" && Number.isInteger(value6) && value6 >= 0;
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.cacheScope;
-    if (value2 === undefined) $runtime.missing(errors, path, "cacheScope", at + "/required");
-    else if (!(value2 === "private" || value2 === "public"))
-      $runtime.unexpected(
-        errors,
-        path + "/cacheScope",
-        "enum",
-        'one of "private" | "public"',
-        value2,
-        at + "/properties/cacheScope/enum",
-      );
-    const value3 = value.nextCursor;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/nextCursor",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/nextCursor/type",
-        );
-    }
-    const value4 = value.resultType;
-    if (value4 === undefined) $runtime.missing(errors, path, "resultType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/resultType", "type", "a string", value4, at + "/properties/resultType/type");
-    const value5 = value.tools;
-    if (value5 === undefined) $runtime.missing(errors, path, "tools", at + "/required");
-    else if (!Array.isArray(value5))
-      $runtime.unexpected(errors, path + "/tools", "type", "an array", value5, at + "/properties/tools/type");
-    else {
-      for (let i6 = 0; i6 < value5.length; i6++) {
-        if (errors.full) break;
-        const item7 = value5[i6];
-        $checkTool(item7, path + "/tools/" + i6, errors);
-      }
-    }
-    const value8 = value.ttlMs;
-    if (value8 === undefined) $runtime.missing(errors, path, "ttlMs", at + "/required");
-    else if (!(typeof value8 === "number" && Number.isInteger(value8)))
-      $runtime.unexpected(errors, path + "/ttlMs", "type", "an integer", value8, at + "/properties/ttlMs/type");
-    else if (!(value8 >= 0))
-      $runtime.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.cacheScope;
+  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  else if (!(value2 === "private" || value2 === "public"))
+    $rt.unexpected(
+      errors,
+      path + "/cacheScope",
+      "enum",
+      'one of "private" | "public"',
+      value2,
+      at + "/properties/cacheScope/enum",
+    );
+  const value3 = value.nextCursor;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/nextCursor", "a string", value3, at + "/properties/nextCursor/type");
   }
+  const value4 = value.resultType;
+  if (value4 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/resultType", "a string", value4, at + "/properties/resultType/type");
+  const value5 = value.tools;
+  if (value5 === undefined) $rt.missing(errors, path, "tools", at + "/required");
+  else if (!Array.isArray(value5))
+    $rt.wrongType(errors, path + "/tools", "an array", value5, at + "/properties/tools/type");
+  else {
+    for (let i6 = 0; i6 < value5.length; i6++) {
+      if (errors.full) break;
+      const item7 = value5[i6];
+      $checkTool(item7, path + "/tools/" + i6, errors);
+    }
+  }
+  const value8 = value.ttlMs;
+  if (value8 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (!(typeof value8 === "number" && Number.isInteger(value8)))
+    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value8, at + "/properties/ttlMs/type");
+  if (!(value8 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
-/** Validates a value as `ListToolsResult`: the value, or its errors with their paths. */
+/** The value as `ListToolsResult`, or its errors. */
 export function validateListToolsResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListToolsResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListToolsResult> {
   if (isListToolsResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListToolsResult, options);
+  return $rt.invalid(value, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListToolsResult`, or throws `ValidationFailed`. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parsed(validateListToolsResult(value), "ListToolsResult");
+  return $rt.parsed(validateListToolsResult(value), "ListToolsResult");
 }
 /** Whether a value is a valid `InputResponseRequestParams`. */
 export function isInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
@@ -6903,8 +5969,7 @@ export function isInputResponseRequestParams(value: unknown): value is InputResp
   }
 }
 function $testInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
@@ -6912,40 +5977,31 @@ function $testInputResponseRequestParams(value: unknown): value is InputResponse
   const value3 = value.requestState;
   return value3 === undefined || typeof value3 === "string";
 }
-function $checkInputResponseRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkInputResponseRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.inputResponses;
-    if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
-    const value3 = value.requestState;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/requestState",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/requestState/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.inputResponses;
+  if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
+  const value3 = value.requestState;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
   }
 }
-/** Validates a value as `InputResponseRequestParams`: the value, or its errors with their paths. */
+/** The value as `InputResponseRequestParams`, or its errors. */
 export function validateInputResponseRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<InputResponseRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<InputResponseRequestParams> {
   if (isInputResponseRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkInputResponseRequestParams, options);
+  return $rt.invalid(value, $checkInputResponseRequestParams, options);
 }
-/** Returns the value as `InputResponseRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `InputResponseRequestParams`, or throws `ValidationFailed`. */
 export function parseInputResponseRequestParams(value: unknown): InputResponseRequestParams {
-  return $runtime.parsed(validateInputResponseRequestParams(value), "InputResponseRequestParams");
+  return $rt.parsed(validateInputResponseRequestParams(value), "InputResponseRequestParams");
 }
 /** Whether a value is a valid `MissingRequiredClientCapabilityError`. */
 export function isMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
@@ -6956,8 +6012,7 @@ export function isMissingRequiredClientCapabilityError(value: unknown): value is
   }
 }
 function $testMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObject(value1)) return false;
   const value2 = value.id;
@@ -6965,59 +6020,54 @@ function $testMissingRequiredClientCapabilityError(value: unknown): value is Mis
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.error;
+  if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  else if (!$rt.isJsonObject(value1))
+    $rt.wrongType(
+      errors,
+      path + "/error",
+      "an object",
+      value1,
+      "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
+    );
   else {
-    const value1 = value.error;
-    if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isJsonObject(value1))
-      $runtime.unexpected(
+    $checkError(value1, path + "/error", errors);
+    const value2 = value1.code;
+    if (value2 === undefined) $rt.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
+    else if (value2 !== -32021)
+      $rt.unexpected(
         errors,
-        path + "/error",
-        "type",
-        "an object",
-        value1,
-        "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
+        path + "/error/code",
+        "const",
+        "-32021",
+        value2,
+        at + "/properties/error/allOf/1/properties/code/const",
       );
-    else {
-      $checkError(value1, path + "/error", errors);
-      const value2 = value1.code;
-      if (value2 === undefined)
-        $runtime.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
-      else if (value2 !== -32021)
-        $runtime.unexpected(
-          errors,
-          path + "/error/code",
-          "const",
-          "-32021",
-          value2,
-          at + "/properties/error/allOf/1/properties/code/const",
-        );
-      const value3 = value1.data;
-      if (value3 === undefined)
-        $runtime.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
-      else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
-    }
-    const value4 = value.id;
-    if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
-    const value5 = value.jsonrpc;
-    if (value5 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value5 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
+    const value3 = value1.data;
+    if (value3 === undefined) $rt.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
+    else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
   }
+  const value4 = value.id;
+  if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
+  const value5 = value.jsonrpc;
+  if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value5 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
 }
-/** Validates a value as `MissingRequiredClientCapabilityError`: the value, or its errors with their paths. */
+/** The value as `MissingRequiredClientCapabilityError`, or its errors. */
 export function validateMissingRequiredClientCapabilityError(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<MissingRequiredClientCapabilityError> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<MissingRequiredClientCapabilityError> {
   if (isMissingRequiredClientCapabilityError(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMissingRequiredClientCapabilityError, options);
+  return $rt.invalid(value, $checkMissingRequiredClientCapabilityError, options);
 }
-/** Returns the value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed` with its errors. */
+/** The value as `MissingRequiredClientCapabilityError`, or throws `ValidationFailed`. */
 export function parseMissingRequiredClientCapabilityError(value: unknown): MissingRequiredClientCapabilityError {
-  return $runtime.parsed(validateMissingRequiredClientCapabilityError(value), "MissingRequiredClientCapabilityError");
+  return $rt.parsed(validateMissingRequiredClientCapabilityError(value), "MissingRequiredClientCapabilityError");
 }
 /** Whether a value is a valid `MissingRequiredClientCapabilityErrorData`. */
 export function isMissingRequiredClientCapabilityErrorData(
@@ -7032,38 +6082,31 @@ export function isMissingRequiredClientCapabilityErrorData(
 function $testMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): value is MissingRequiredClientCapabilityErrorData {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.requiredCapabilities;
   return $testClientCapabilities(value1);
 }
-function $checkMissingRequiredClientCapabilityErrorData(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.requiredCapabilities;
-    if (value1 === undefined) $runtime.missing(errors, path, "requiredCapabilities", at + "/required");
-    else $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.requiredCapabilities;
+  if (value1 === undefined) return $rt.missing(errors, path, "requiredCapabilities", at + "/required");
+  $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
 }
-/** Validates a value as `MissingRequiredClientCapabilityErrorData`: the value, or its errors with their paths. */
+/** The value as `MissingRequiredClientCapabilityErrorData`, or its errors. */
 export function validateMissingRequiredClientCapabilityErrorData(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<MissingRequiredClientCapabilityErrorData> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<MissingRequiredClientCapabilityErrorData> {
   if (isMissingRequiredClientCapabilityErrorData(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkMissingRequiredClientCapabilityErrorData, options);
+  return $rt.invalid(value, $checkMissingRequiredClientCapabilityErrorData, options);
 }
-/** Returns the value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed` with its errors. */
+/** The value as `MissingRequiredClientCapabilityErrorData`, or throws `ValidationFailed`. */
 export function parseMissingRequiredClientCapabilityErrorData(
   value: unknown,
 ): MissingRequiredClientCapabilityErrorData {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateMissingRequiredClientCapabilityErrorData(value),
     "MissingRequiredClientCapabilityErrorData",
   );
@@ -7079,8 +6122,7 @@ export function isSubscriptionsAcknowledgedNotification(
   }
 }
 function $testSubscriptionsAcknowledgedNotification(value: unknown): value is SubscriptionsAcknowledgedNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -7088,41 +6130,39 @@ function $testSubscriptionsAcknowledgedNotification(value: unknown): value is Su
   const value3 = value.params;
   return $testSubscriptionsAcknowledgedNotificationParams(value3);
 }
-function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value2 !== "notifications/subscriptions/acknowledged")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"notifications/subscriptions/acknowledged"',
-        value2,
-        at + "/properties/method/const",
-      );
-    const value3 = value.params;
-    if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value2 !== "notifications/subscriptions/acknowledged")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"notifications/subscriptions/acknowledged"',
+      value2,
+      at + "/properties/method/const",
+    );
+  const value3 = value.params;
+  if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotification`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsAcknowledgedNotification`, or its errors. */
 export function validateSubscriptionsAcknowledgedNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsAcknowledgedNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsAcknowledgedNotification> {
   if (isSubscriptionsAcknowledgedNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsAcknowledgedNotification, options);
+  return $rt.invalid(value, $checkSubscriptionsAcknowledgedNotification, options);
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsAcknowledgedNotification`, or throws `ValidationFailed`. */
 export function parseSubscriptionsAcknowledgedNotification(value: unknown): SubscriptionsAcknowledgedNotification {
-  return $runtime.parsed(validateSubscriptionsAcknowledgedNotification(value), "SubscriptionsAcknowledgedNotification");
+  return $rt.parsed(validateSubscriptionsAcknowledgedNotification(value), "SubscriptionsAcknowledgedNotification");
 }
 /** Whether a value is a valid `ToolListChangedNotification`. */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
@@ -7133,8 +6173,7 @@ export function isToolListChangedNotification(value: unknown): value is ToolList
   }
 }
 function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -7142,40 +6181,38 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
   const value3 = value.params;
   return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value2 !== "notifications/tools/list_changed")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"notifications/tools/list_changed"',
-        value2,
-        at + "/properties/method/const",
-      );
-    const value3 = value.params;
-    if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value2 !== "notifications/tools/list_changed")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"notifications/tools/list_changed"',
+      value2,
+      at + "/properties/method/const",
+    );
+  const value3 = value.params;
+  if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
-/** Validates a value as `ToolListChangedNotification`: the value, or its errors with their paths. */
+/** The value as `ToolListChangedNotification`, or its errors. */
 export function validateToolListChangedNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolListChangedNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolListChangedNotification> {
   if (isToolListChangedNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolListChangedNotification, options);
+  return $rt.invalid(value, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolListChangedNotification`, or throws `ValidationFailed`. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
-  return $runtime.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
+  return $rt.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
 }
 /** Whether a value is a valid `UnsupportedProtocolVersionError`. */
 export function isUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
@@ -7186,8 +6223,7 @@ export function isUnsupportedProtocolVersionError(value: unknown): value is Unsu
   }
 }
 function $testUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value1)) return false;
   const value2 = value.id;
@@ -7195,59 +6231,54 @@ function $testUnsupportedProtocolVersionError(value: unknown): value is Unsuppor
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.error;
+  if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  else if (!$rt.isJsonObject(value1))
+    $rt.wrongType(
+      errors,
+      path + "/error",
+      "an object",
+      value1,
+      "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
+    );
   else {
-    const value1 = value.error;
-    if (value1 === undefined) $runtime.missing(errors, path, "error", at + "/required");
-    else if (!$runtime.isJsonObject(value1))
-      $runtime.unexpected(
+    $checkError(value1, path + "/error", errors);
+    const value2 = value1.code;
+    if (value2 === undefined) $rt.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
+    else if (value2 !== -32022)
+      $rt.unexpected(
         errors,
-        path + "/error",
-        "type",
-        "an object",
-        value1,
-        "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
+        path + "/error/code",
+        "const",
+        "-32022",
+        value2,
+        at + "/properties/error/allOf/1/properties/code/const",
       );
-    else {
-      $checkError(value1, path + "/error", errors);
-      const value2 = value1.code;
-      if (value2 === undefined)
-        $runtime.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
-      else if (value2 !== -32022)
-        $runtime.unexpected(
-          errors,
-          path + "/error/code",
-          "const",
-          "-32022",
-          value2,
-          at + "/properties/error/allOf/1/properties/code/const",
-        );
-      const value3 = value1.data;
-      if (value3 === undefined)
-        $runtime.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
-      else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
-    }
-    const value4 = value.id;
-    if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
-    const value5 = value.jsonrpc;
-    if (value5 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value5 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
+    const value3 = value1.data;
+    if (value3 === undefined) $rt.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
+    else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
   }
+  const value4 = value.id;
+  if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
+  const value5 = value.jsonrpc;
+  if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value5 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
 }
-/** Validates a value as `UnsupportedProtocolVersionError`: the value, or its errors with their paths. */
+/** The value as `UnsupportedProtocolVersionError`, or its errors. */
 export function validateUnsupportedProtocolVersionError(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UnsupportedProtocolVersionError> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UnsupportedProtocolVersionError> {
   if (isUnsupportedProtocolVersionError(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUnsupportedProtocolVersionError, options);
+  return $rt.invalid(value, $checkUnsupportedProtocolVersionError, options);
 }
-/** Returns the value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed` with its errors. */
+/** The value as `UnsupportedProtocolVersionError`, or throws `ValidationFailed`. */
 export function parseUnsupportedProtocolVersionError(value: unknown): UnsupportedProtocolVersionError {
-  return $runtime.parsed(validateUnsupportedProtocolVersionError(value), "UnsupportedProtocolVersionError");
+  return $rt.parsed(validateUnsupportedProtocolVersionError(value), "UnsupportedProtocolVersionError");
 }
 /** Whether a value is a valid `UnsupportedProtocolVersionErrorData`. */
 export function isUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
@@ -7258,54 +6289,42 @@ export function isUnsupportedProtocolVersionErrorData(value: unknown): value is 
   }
 }
 function $testUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.requested;
   if (typeof value1 !== "string") return false;
   const value2 = value.supported;
   return $isStringArray(value2);
 }
-function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.requested;
-    if (value1 === undefined) $runtime.missing(errors, path, "requested", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/requested", "type", "a string", value1, at + "/properties/requested/type");
-    const value2 = value.supported;
-    if (value2 === undefined) $runtime.missing(errors, path, "supported", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/supported", "type", "an array", value2, at + "/properties/supported/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        if (typeof item4 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/supported/" + i3,
-            "type",
-            "a string",
-            item4,
-            at + "/properties/supported/items/type",
-          );
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.requested;
+  if (value1 === undefined) $rt.missing(errors, path, "requested", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/requested", "a string", value1, at + "/properties/requested/type");
+  const value2 = value.supported;
+  if (value2 === undefined) return $rt.missing(errors, path, "supported", at + "/required");
+  if (!Array.isArray(value2))
+    return $rt.wrongType(errors, path + "/supported", "an array", value2, at + "/properties/supported/type");
+  for (let i3 = 0; i3 < value2.length; i3++) {
+    if (errors.full) break;
+    const item4 = value2[i3];
+    if (typeof item4 !== "string")
+      $rt.wrongType(errors, path + "/supported/" + i3, "a string", item4, at + "/properties/supported/items/type");
   }
 }
-/** Validates a value as `UnsupportedProtocolVersionErrorData`: the value, or its errors with their paths. */
+/** The value as `UnsupportedProtocolVersionErrorData`, or its errors. */
 export function validateUnsupportedProtocolVersionErrorData(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UnsupportedProtocolVersionErrorData> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UnsupportedProtocolVersionErrorData> {
   if (isUnsupportedProtocolVersionErrorData(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUnsupportedProtocolVersionErrorData, options);
+  return $rt.invalid(value, $checkUnsupportedProtocolVersionErrorData, options);
 }
-/** Returns the value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed` with its errors. */
+/** The value as `UnsupportedProtocolVersionErrorData`, or throws `ValidationFailed`. */
 export function parseUnsupportedProtocolVersionErrorData(value: unknown): UnsupportedProtocolVersionErrorData {
-  return $runtime.parsed(validateUnsupportedProtocolVersionErrorData(value), "UnsupportedProtocolVersionErrorData");
+  return $rt.parsed(validateUnsupportedProtocolVersionErrorData(value), "UnsupportedProtocolVersionErrorData");
 }
 /** Whether a value is a valid `CallToolRequestParams`. */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
@@ -7316,8 +6335,7 @@ export function isCallToolRequestParams(value: unknown): value is CallToolReques
   }
 }
 function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
@@ -7329,56 +6347,40 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.arguments;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/arguments",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/arguments/type",
-        );
-    }
-    const value3 = value.inputResponses;
-    if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
-    const value4 = value.name;
-    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
-    const value5 = value.requestState;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/requestState",
-          "type",
-          "a string",
-          value5,
-          at + "/properties/requestState/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.arguments;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+  }
+  const value3 = value.inputResponses;
+  if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
+  const value4 = value.name;
+  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  const value5 = value.requestState;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/requestState", "a string", value5, at + "/properties/requestState/type");
   }
 }
-/** Validates a value as `CallToolRequestParams`: the value, or its errors with their paths. */
+/** The value as `CallToolRequestParams`, or its errors. */
 export function validateCallToolRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolRequestParams> {
   if (isCallToolRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolRequestParams, options);
+  return $rt.invalid(value, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolRequestParams`, or throws `ValidationFailed`. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
+  return $rt.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
 }
 /** Whether a value is a valid `RequestMetaObject`. */
 export function isRequestMetaObject(value: unknown): value is RequestMetaObject {
@@ -7389,8 +6391,7 @@ export function isRequestMetaObject(value: unknown): value is RequestMetaObject 
   }
 }
 function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
   if (!$testClientCapabilities(value1)) return false;
   const value2 = value["io.modelcontextprotocol/clientInfo"];
@@ -7402,45 +6403,40 @@ function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
   const value5 = value.progressToken;
   return value5 === undefined || $testProgressToken(value5);
 }
-function $checkRequestMetaObject(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value["io.modelcontextprotocol/clientCapabilities"];
-    if (value1 === undefined)
-      $runtime.missing(errors, path, "io.modelcontextprotocol/clientCapabilities", at + "/required");
-    else $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
-    const value2 = value["io.modelcontextprotocol/clientInfo"];
-    if (value2 !== undefined) $checkImplementation(value2, path + "/io.modelcontextprotocol~1clientInfo", errors);
-    const value3 = value["io.modelcontextprotocol/logLevel"];
-    if (value3 !== undefined) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
-    const value4 = value["io.modelcontextprotocol/protocolVersion"];
-    if (value4 === undefined)
-      $runtime.missing(errors, path, "io.modelcontextprotocol/protocolVersion", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/io.modelcontextprotocol~1protocolVersion",
-        "type",
-        "a string",
-        value4,
-        at + "/properties/io.modelcontextprotocol~1protocolVersion/type",
-      );
-    const value5 = value.progressToken;
-    if (value5 !== undefined) $checkProgressToken(value5, path + "/progressToken", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value["io.modelcontextprotocol/clientCapabilities"];
+  if (value1 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/clientCapabilities", at + "/required");
+  else $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
+  const value2 = value["io.modelcontextprotocol/clientInfo"];
+  if (value2 !== undefined) $checkImplementation(value2, path + "/io.modelcontextprotocol~1clientInfo", errors);
+  const value3 = value["io.modelcontextprotocol/logLevel"];
+  if (value3 !== undefined) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
+  const value4 = value["io.modelcontextprotocol/protocolVersion"];
+  if (value4 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/protocolVersion", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(
+      errors,
+      path + "/io.modelcontextprotocol~1protocolVersion",
+      "a string",
+      value4,
+      at + "/properties/io.modelcontextprotocol~1protocolVersion/type",
+    );
+  const value5 = value.progressToken;
+  if (value5 !== undefined) $checkProgressToken(value5, path + "/progressToken", errors);
 }
-/** Validates a value as `RequestMetaObject`: the value, or its errors with their paths. */
+/** The value as `RequestMetaObject`, or its errors. */
 export function validateRequestMetaObject(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RequestMetaObject> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<RequestMetaObject> {
   if (isRequestMetaObject(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRequestMetaObject, options);
+  return $rt.invalid(value, $checkRequestMetaObject, options);
 }
-/** Returns the value as `RequestMetaObject`, or throws `ValidationFailed` with its errors. */
+/** The value as `RequestMetaObject`, or throws `ValidationFailed`. */
 export function parseRequestMetaObject(value: unknown): RequestMetaObject {
-  return $runtime.parsed(validateRequestMetaObject(value), "RequestMetaObject");
+  return $rt.parsed(validateRequestMetaObject(value), "RequestMetaObject");
 }
 /** Whether a value is a valid `ClientCapabilities`. */
 export function isClientCapabilities(value: unknown): value is ClientCapabilities {
@@ -7451,8 +6447,7 @@ export function isClientCapabilities(value: unknown): value is ClientCapabilitie
   }
 }
 function $testClientCapabilities(value: unknown): value is ClientCapabilities {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.elicitation;
   if (value1 !== undefined && !$testClientCapabilitiesElicitation(value1)) return false;
   const value2 = value.experimental;
@@ -7464,70 +6459,54 @@ function $testClientCapabilities(value: unknown): value is ClientCapabilities {
   const value5 = value.sampling;
   return value5 === undefined || $testClientCapabilitiesSampling(value5);
 }
-function $checkClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkClientCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.elicitation;
-    if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
-    const value2 = value.experimental;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/experimental",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/experimental/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.elicitation;
+  if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
+  const value2 = value.experimental;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/experimental", "an object", value2, at + "/properties/experimental/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
       }
     }
-    const value5 = value.extensions;
-    if (value5 !== undefined) {
-      if (!$runtime.isJsonObject(value5))
-        $runtime.unexpected(
-          errors,
-          path + "/extensions",
-          "type",
-          "an object",
-          value5,
-          at + "/properties/extensions/type",
-        );
-      else {
-        for (const key6 in value5) {
-          if (errors.full) break;
-          const item7 = value5[key6];
-          $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
-        }
-      }
-    }
-    const value8 = value.roots;
-    if (value8 !== undefined) {
-      if (!$runtime.isJsonObject(value8))
-        $runtime.unexpected(errors, path + "/roots", "type", "an object", value8, at + "/properties/roots/type");
-    }
-    const value9 = value.sampling;
-    if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
   }
+  const value5 = value.extensions;
+  if (value5 !== undefined) {
+    if (!$rt.isJsonObject(value5))
+      $rt.wrongType(errors, path + "/extensions", "an object", value5, at + "/properties/extensions/type");
+    else {
+      for (const key6 in value5) {
+        if (errors.full) break;
+        const item7 = value5[key6];
+        $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
+      }
+    }
+  }
+  const value8 = value.roots;
+  if (value8 !== undefined) {
+    if (!$rt.isJsonObject(value8))
+      $rt.wrongType(errors, path + "/roots", "an object", value8, at + "/properties/roots/type");
+  }
+  const value9 = value.sampling;
+  if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
 }
-/** Validates a value as `ClientCapabilities`: the value, or its errors with their paths. */
+/** The value as `ClientCapabilities`, or its errors. */
 export function validateClientCapabilities(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ClientCapabilities> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ClientCapabilities> {
   if (isClientCapabilities(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkClientCapabilities, options);
+  return $rt.invalid(value, $checkClientCapabilities, options);
 }
-/** Returns the value as `ClientCapabilities`, or throws `ValidationFailed` with its errors. */
+/** The value as `ClientCapabilities`, or throws `ValidationFailed`. */
 export function parseClientCapabilities(value: unknown): ClientCapabilities {
-  return $runtime.parsed(validateClientCapabilities(value), "ClientCapabilities");
+  return $rt.parsed(validateClientCapabilities(value), "ClientCapabilities");
 }
 /** Whether a value is a valid `ClientCapabilitiesElicitation`. */
 export function isClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
@@ -7538,34 +6517,31 @@ export function isClientCapabilitiesElicitation(value: unknown): value is Client
   }
 }
 function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.form;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.url;
   return value2 === undefined || $testJSONObject(value2);
 }
-function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.form;
-    if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
-    const value2 = value.url;
-    if (value2 !== undefined) $checkJSONObject(value2, path + "/url", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.form;
+  if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
+  const value2 = value.url;
+  if (value2 !== undefined) $checkJSONObject(value2, path + "/url", errors);
 }
-/** Validates a value as `ClientCapabilitiesElicitation`: the value, or its errors with their paths. */
+/** The value as `ClientCapabilitiesElicitation`, or its errors. */
 export function validateClientCapabilitiesElicitation(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ClientCapabilitiesElicitation> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ClientCapabilitiesElicitation> {
   if (isClientCapabilitiesElicitation(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkClientCapabilitiesElicitation, options);
+  return $rt.invalid(value, $checkClientCapabilitiesElicitation, options);
 }
-/** Returns the value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed` with its errors. */
+/** The value as `ClientCapabilitiesElicitation`, or throws `ValidationFailed`. */
 export function parseClientCapabilitiesElicitation(value: unknown): ClientCapabilitiesElicitation {
-  return $runtime.parsed(validateClientCapabilitiesElicitation(value), "ClientCapabilitiesElicitation");
+  return $rt.parsed(validateClientCapabilitiesElicitation(value), "ClientCapabilitiesElicitation");
 }
 /** Whether a value is a valid `ClientCapabilitiesSampling`. */
 export function isClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
@@ -7576,34 +6552,31 @@ export function isClientCapabilitiesSampling(value: unknown): value is ClientCap
   }
 }
 function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.context;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.tools;
   return value2 === undefined || $testJSONObject(value2);
 }
-function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.context;
-    if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
-    const value2 = value.tools;
-    if (value2 !== undefined) $checkJSONObject(value2, path + "/tools", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.context;
+  if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
+  const value2 = value.tools;
+  if (value2 !== undefined) $checkJSONObject(value2, path + "/tools", errors);
 }
-/** Validates a value as `ClientCapabilitiesSampling`: the value, or its errors with their paths. */
+/** The value as `ClientCapabilitiesSampling`, or its errors. */
 export function validateClientCapabilitiesSampling(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ClientCapabilitiesSampling> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ClientCapabilitiesSampling> {
   if (isClientCapabilitiesSampling(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkClientCapabilitiesSampling, options);
+  return $rt.invalid(value, $checkClientCapabilitiesSampling, options);
 }
-/** Returns the value as `ClientCapabilitiesSampling`, or throws `ValidationFailed` with its errors. */
+/** The value as `ClientCapabilitiesSampling`, or throws `ValidationFailed`. */
 export function parseClientCapabilitiesSampling(value: unknown): ClientCapabilitiesSampling {
-  return $runtime.parsed(validateClientCapabilitiesSampling(value), "ClientCapabilitiesSampling");
+  return $rt.parsed(validateClientCapabilitiesSampling(value), "ClientCapabilitiesSampling");
 }
 /** Whether a value is a valid `LoggingLevel`. */
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
@@ -7616,10 +6589,10 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
   return $VALUES1.has(value);
 }
-function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
   if (!$VALUES1.has(value))
-    $runtime.unexpected(
+    $rt.unexpected(
       errors,
       path,
       "enum",
@@ -7628,17 +6601,17 @@ function $checkLoggingLevel(value: unknown, path: string, errors: $runtime.Error
       at + "/enum",
     );
 }
-/** Validates a value as `LoggingLevel`: the value, or its errors with their paths. */
+/** The value as `LoggingLevel`, or its errors. */
 export function validateLoggingLevel(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<LoggingLevel> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<LoggingLevel> {
   if (isLoggingLevel(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkLoggingLevel, options);
+  return $rt.invalid(value, $checkLoggingLevel, options);
 }
-/** Returns the value as `LoggingLevel`, or throws `ValidationFailed` with its errors. */
+/** The value as `LoggingLevel`, or throws `ValidationFailed`. */
 export function parseLoggingLevel(value: unknown): LoggingLevel {
-  return $runtime.parsed(validateLoggingLevel(value), "LoggingLevel");
+  return $rt.parsed(validateLoggingLevel(value), "LoggingLevel");
 }
 /** Whether a value is a valid `ProgressToken`. */
 export function isProgressToken(value: unknown): value is ProgressToken {
@@ -7651,30 +6624,30 @@ export function isProgressToken(value: unknown): value is ProgressToken {
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $rt.wrongType(errors, path, "an integer", value, at + "/type");
     } else {
-      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
   }
 }
-/** Validates a value as `ProgressToken`: the value, or its errors with their paths. */
+/** The value as `ProgressToken`, or its errors. */
 export function validateProgressToken(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ProgressToken> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ProgressToken> {
   if (isProgressToken(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkProgressToken, options);
+  return $rt.invalid(value, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` with its errors. */
+/** The value as `ProgressToken`, or throws `ValidationFailed`. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parsed(validateProgressToken(value), "ProgressToken");
+  return $rt.parsed(validateProgressToken(value), "ProgressToken");
 }
 /** Whether a value is a valid `RequestParams`. */
 export function isRequestParams(value: unknown): value is RequestParams {
@@ -7685,31 +6658,28 @@ export function isRequestParams(value: unknown): value is RequestParams {
   }
 }
 function $testRequestParams(value: unknown): value is RequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return $testRequestMetaObject(value1);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) return $rt.missing(errors, path, "_meta", at + "/required");
+  $checkRequestMetaObject(value1, path + "/_meta", errors);
 }
-/** Validates a value as `RequestParams`: the value, or its errors with their paths. */
+/** The value as `RequestParams`, or its errors. */
 export function validateRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<RequestParams> {
   if (isRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRequestParams, options);
+  return $rt.invalid(value, $checkRequestParams, options);
 }
-/** Returns the value as `RequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `RequestParams`, or throws `ValidationFailed`. */
 export function parseRequestParams(value: unknown): RequestParams {
-  return $runtime.parsed(validateRequestParams(value), "RequestParams");
+  return $rt.parsed(validateRequestParams(value), "RequestParams");
 }
 /** Whether a value is a valid `ServerCapabilities`. */
 export function isServerCapabilities(value: unknown): value is ServerCapabilities {
@@ -7720,8 +6690,7 @@ export function isServerCapabilities(value: unknown): value is ServerCapabilitie
   }
 }
 function $testServerCapabilities(value: unknown): value is ServerCapabilities {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.completions;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.experimental;
@@ -7737,71 +6706,55 @@ function $testServerCapabilities(value: unknown): value is ServerCapabilities {
   const value7 = value.tools;
   return value7 === undefined || $testServerCapabilitiesTools(value7);
 }
-function $checkServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkServerCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.completions;
-    if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
-    const value2 = value.experimental;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/experimental",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/experimental/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          $checkJSONObject(item4, path + "/experimental/" + $runtime.pointerToken(key3), errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.completions;
+  if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
+  const value2 = value.experimental;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/experimental", "an object", value2, at + "/properties/experimental/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
       }
     }
-    const value5 = value.extensions;
-    if (value5 !== undefined) {
-      if (!$runtime.isJsonObject(value5))
-        $runtime.unexpected(
-          errors,
-          path + "/extensions",
-          "type",
-          "an object",
-          value5,
-          at + "/properties/extensions/type",
-        );
-      else {
-        for (const key6 in value5) {
-          if (errors.full) break;
-          const item7 = value5[key6];
-          $checkJSONObject(item7, path + "/extensions/" + $runtime.pointerToken(key6), errors);
-        }
-      }
-    }
-    const value8 = value.logging;
-    if (value8 !== undefined) $checkJSONObject(value8, path + "/logging", errors);
-    const value9 = value.prompts;
-    if (value9 !== undefined) $checkServerCapabilitiesPrompts(value9, path + "/prompts", errors);
-    const value10 = value.resources;
-    if (value10 !== undefined) $checkServerCapabilitiesResources(value10, path + "/resources", errors);
-    const value11 = value.tools;
-    if (value11 !== undefined) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
   }
+  const value5 = value.extensions;
+  if (value5 !== undefined) {
+    if (!$rt.isJsonObject(value5))
+      $rt.wrongType(errors, path + "/extensions", "an object", value5, at + "/properties/extensions/type");
+    else {
+      for (const key6 in value5) {
+        if (errors.full) break;
+        const item7 = value5[key6];
+        $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
+      }
+    }
+  }
+  const value8 = value.logging;
+  if (value8 !== undefined) $checkJSONObject(value8, path + "/logging", errors);
+  const value9 = value.prompts;
+  if (value9 !== undefined) $checkServerCapabilitiesPrompts(value9, path + "/prompts", errors);
+  const value10 = value.resources;
+  if (value10 !== undefined) $checkServerCapabilitiesResources(value10, path + "/resources", errors);
+  const value11 = value.tools;
+  if (value11 !== undefined) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
 }
-/** Validates a value as `ServerCapabilities`: the value, or its errors with their paths. */
+/** The value as `ServerCapabilities`, or its errors. */
 export function validateServerCapabilities(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ServerCapabilities> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ServerCapabilities> {
   if (isServerCapabilities(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkServerCapabilities, options);
+  return $rt.invalid(value, $checkServerCapabilities, options);
 }
-/** Returns the value as `ServerCapabilities`, or throws `ValidationFailed` with its errors. */
+/** The value as `ServerCapabilities`, or throws `ValidationFailed`. */
 export function parseServerCapabilities(value: unknown): ServerCapabilities {
-  return $runtime.parsed(validateServerCapabilities(value), "ServerCapabilities");
+  return $rt.parsed(validateServerCapabilities(value), "ServerCapabilities");
 }
 /** Whether a value is a valid `ServerCapabilitiesPrompts`. */
 export function isServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
@@ -7812,40 +6765,30 @@ export function isServerCapabilitiesPrompts(value: unknown): value is ServerCapa
   }
 }
 function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.listChanged;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/listChanged",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/listChanged/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.listChanged;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
   }
 }
-/** Validates a value as `ServerCapabilitiesPrompts`: the value, or its errors with their paths. */
+/** The value as `ServerCapabilitiesPrompts`, or its errors. */
 export function validateServerCapabilitiesPrompts(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ServerCapabilitiesPrompts> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ServerCapabilitiesPrompts> {
   if (isServerCapabilitiesPrompts(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkServerCapabilitiesPrompts, options);
+  return $rt.invalid(value, $checkServerCapabilitiesPrompts, options);
 }
-/** Returns the value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed` with its errors. */
+/** The value as `ServerCapabilitiesPrompts`, or throws `ValidationFailed`. */
 export function parseServerCapabilitiesPrompts(value: unknown): ServerCapabilitiesPrompts {
-  return $runtime.parsed(validateServerCapabilitiesPrompts(value), "ServerCapabilitiesPrompts");
+  return $rt.parsed(validateServerCapabilitiesPrompts(value), "ServerCapabilitiesPrompts");
 }
 /** Whether a value is a valid `ServerCapabilitiesResources`. */
 export function isServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
@@ -7856,54 +6799,37 @@ export function isServerCapabilitiesResources(value: unknown): value is ServerCa
   }
 }
 function $testServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.listChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.subscribe;
   return value2 === undefined || typeof value2 === "boolean";
 }
-function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.listChanged;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/listChanged",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/listChanged/type",
-        );
-    }
-    const value2 = value.subscribe;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/subscribe",
-          "type",
-          "a boolean",
-          value2,
-          at + "/properties/subscribe/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.listChanged;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
+  }
+  const value2 = value.subscribe;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "boolean")
+      $rt.wrongType(errors, path + "/subscribe", "a boolean", value2, at + "/properties/subscribe/type");
   }
 }
-/** Validates a value as `ServerCapabilitiesResources`: the value, or its errors with their paths. */
+/** The value as `ServerCapabilitiesResources`, or its errors. */
 export function validateServerCapabilitiesResources(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ServerCapabilitiesResources> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ServerCapabilitiesResources> {
   if (isServerCapabilitiesResources(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkServerCapabilitiesResources, options);
+  return $rt.invalid(value, $checkServerCapabilitiesResources, options);
 }
-/** Returns the value as `ServerCapabilitiesResources`, or throws `ValidationFailed` with its errors. */
+/** The value as `ServerCapabilitiesResources`, or throws `ValidationFailed`. */
 export function parseServerCapabilitiesResources(value: unknown): ServerCapabilitiesResources {
-  return $runtime.parsed(validateServerCapabilitiesResources(value), "ServerCapabilitiesResources");
+  return $rt.parsed(validateServerCapabilitiesResources(value), "ServerCapabilitiesResources");
 }
 /** Whether a value is a valid `ServerCapabilitiesTools`. */
 export function isServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
@@ -7914,40 +6840,30 @@ export function isServerCapabilitiesTools(value: unknown): value is ServerCapabi
   }
 }
 function $testServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.listChanged;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/listChanged",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/listChanged/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.listChanged;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
   }
 }
-/** Validates a value as `ServerCapabilitiesTools`: the value, or its errors with their paths. */
+/** The value as `ServerCapabilitiesTools`, or its errors. */
 export function validateServerCapabilitiesTools(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ServerCapabilitiesTools> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ServerCapabilitiesTools> {
   if (isServerCapabilitiesTools(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkServerCapabilitiesTools, options);
+  return $rt.invalid(value, $checkServerCapabilitiesTools, options);
 }
-/** Returns the value as `ServerCapabilitiesTools`, or throws `ValidationFailed` with its errors. */
+/** The value as `ServerCapabilitiesTools`, or throws `ValidationFailed`. */
 export function parseServerCapabilitiesTools(value: unknown): ServerCapabilitiesTools {
-  return $runtime.parsed(validateServerCapabilitiesTools(value), "ServerCapabilitiesTools");
+  return $rt.parsed(validateServerCapabilitiesTools(value), "ServerCapabilitiesTools");
 }
 /** Whether a value is a valid `ReadResourceRequestParams`. */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
@@ -7958,8 +6874,7 @@ export function isReadResourceRequestParams(value: unknown): value is ReadResour
   }
 }
 function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
@@ -7969,44 +6884,34 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.inputResponses;
-    if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
-    const value3 = value.requestState;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/requestState",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/requestState/type",
-        );
-    }
-    const value4 = value.uri;
-    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.inputResponses;
+  if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
+  const value3 = value.requestState;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
   }
+  const value4 = value.uri;
+  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
 }
-/** Validates a value as `ReadResourceRequestParams`: the value, or its errors with their paths. */
+/** The value as `ReadResourceRequestParams`, or its errors. */
 export function validateReadResourceRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceRequestParams> {
   if (isReadResourceRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceRequestParams, options);
+  return $rt.invalid(value, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceRequestParams`, or throws `ValidationFailed`. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
-  return $runtime.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
+  return $rt.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
 }
 /** Whether a value is a valid `SubscriptionsListenRequestParams`. */
 export function isSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
@@ -8017,36 +6922,33 @@ export function isSubscriptionsListenRequestParams(value: unknown): value is Sub
   }
 }
 function $testSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.notifications;
   return $testSubscriptionFilter(value2);
 }
-function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.notifications;
-    if (value2 === undefined) $runtime.missing(errors, path, "notifications", at + "/required");
-    else $checkSubscriptionFilter(value2, path + "/notifications", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.notifications;
+  if (value2 === undefined) return $rt.missing(errors, path, "notifications", at + "/required");
+  $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
-/** Validates a value as `SubscriptionsListenRequestParams`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsListenRequestParams`, or its errors. */
 export function validateSubscriptionsListenRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsListenRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsListenRequestParams> {
   if (isSubscriptionsListenRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsListenRequestParams, options);
+  return $rt.invalid(value, $checkSubscriptionsListenRequestParams, options);
 }
-/** Returns the value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsListenRequestParams`, or throws `ValidationFailed`. */
 export function parseSubscriptionsListenRequestParams(value: unknown): SubscriptionsListenRequestParams {
-  return $runtime.parsed(validateSubscriptionsListenRequestParams(value), "SubscriptionsListenRequestParams");
+  return $rt.parsed(validateSubscriptionsListenRequestParams(value), "SubscriptionsListenRequestParams");
 }
 /** Whether a value is a valid `SubscriptionFilter`. */
 export function isSubscriptionFilter(value: unknown): value is SubscriptionFilter {
@@ -8057,8 +6959,7 @@ export function isSubscriptionFilter(value: unknown): value is SubscriptionFilte
   }
 }
 function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.promptsListChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.resourceSubscriptions;
@@ -8068,86 +6969,73 @@ function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
   const value4 = value.toolsListChanged;
   return value4 === undefined || typeof value4 === "boolean";
 }
-function $checkSubscriptionFilter(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionFilter(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.promptsListChanged;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/promptsListChanged",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/promptsListChanged/type",
-        );
-    }
-    const value2 = value.resourceSubscriptions;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/resourceSubscriptions",
-          "type",
-          "an array",
-          value2,
-          at + "/properties/resourceSubscriptions/type",
-        );
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          if (typeof item4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/resourceSubscriptions/" + i3,
-              "type",
-              "a string",
-              item4,
-              at + "/properties/resourceSubscriptions/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.promptsListChanged;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(
+        errors,
+        path + "/promptsListChanged",
+        "a boolean",
+        value1,
+        at + "/properties/promptsListChanged/type",
+      );
+  }
+  const value2 = value.resourceSubscriptions;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(
+        errors,
+        path + "/resourceSubscriptions",
+        "an array",
+        value2,
+        at + "/properties/resourceSubscriptions/type",
+      );
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        if (typeof item4 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/resourceSubscriptions/" + i3,
+            "a string",
+            item4,
+            at + "/properties/resourceSubscriptions/items/type",
+          );
       }
     }
-    const value5 = value.resourcesListChanged;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/resourcesListChanged",
-          "type",
-          "a boolean",
-          value5,
-          at + "/properties/resourcesListChanged/type",
-        );
-    }
-    const value6 = value.toolsListChanged;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/toolsListChanged",
-          "type",
-          "a boolean",
-          value6,
-          at + "/properties/toolsListChanged/type",
-        );
-    }
+  }
+  const value5 = value.resourcesListChanged;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "boolean")
+      $rt.wrongType(
+        errors,
+        path + "/resourcesListChanged",
+        "a boolean",
+        value5,
+        at + "/properties/resourcesListChanged/type",
+      );
+  }
+  const value6 = value.toolsListChanged;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "boolean")
+      $rt.wrongType(errors, path + "/toolsListChanged", "a boolean", value6, at + "/properties/toolsListChanged/type");
   }
 }
-/** Validates a value as `SubscriptionFilter`: the value, or its errors with their paths. */
+/** The value as `SubscriptionFilter`, or its errors. */
 export function validateSubscriptionFilter(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionFilter> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionFilter> {
   if (isSubscriptionFilter(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionFilter, options);
+  return $rt.invalid(value, $checkSubscriptionFilter, options);
 }
-/** Returns the value as `SubscriptionFilter`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionFilter`, or throws `ValidationFailed`. */
 export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
-  return $runtime.parsed(validateSubscriptionFilter(value), "SubscriptionFilter");
+  return $rt.parsed(validateSubscriptionFilter(value), "SubscriptionFilter");
 }
 /** Whether a value is a valid `SubscriptionsListenResultMeta`. */
 export function isSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
@@ -8158,36 +7046,33 @@ export function isSubscriptionsListenResultMeta(value: unknown): value is Subscr
   }
 }
 function $testSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined && !$testImplementation(value1)) return false;
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
   return $testRequestId(value2);
 }
-function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value["io.modelcontextprotocol/serverInfo"];
-    if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
-    const value2 = value["io.modelcontextprotocol/subscriptionId"];
-    if (value2 === undefined)
-      $runtime.missing(errors, path, "io.modelcontextprotocol/subscriptionId", at + "/required");
-    else $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value["io.modelcontextprotocol/serverInfo"];
+  if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
+  const value2 = value["io.modelcontextprotocol/subscriptionId"];
+  if (value2 === undefined)
+    return $rt.missing(errors, path, "io.modelcontextprotocol/subscriptionId", at + "/required");
+  $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
 }
-/** Validates a value as `SubscriptionsListenResultMeta`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsListenResultMeta`, or its errors. */
 export function validateSubscriptionsListenResultMeta(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsListenResultMeta> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsListenResultMeta> {
   if (isSubscriptionsListenResultMeta(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsListenResultMeta, options);
+  return $rt.invalid(value, $checkSubscriptionsListenResultMeta, options);
 }
-/** Returns the value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsListenResultMeta`, or throws `ValidationFailed`. */
 export function parseSubscriptionsListenResultMeta(value: unknown): SubscriptionsListenResultMeta {
-  return $runtime.parsed(validateSubscriptionsListenResultMeta(value), "SubscriptionsListenResultMeta");
+  return $rt.parsed(validateSubscriptionsListenResultMeta(value), "SubscriptionsListenResultMeta");
 }
 /** Whether a value is a valid `GetPromptRequestParams`. */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
@@ -8198,8 +7083,7 @@ export function isGetPromptRequestParams(value: unknown): value is GetPromptRequ
   }
 }
 function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
@@ -8211,71 +7095,54 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.arguments;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/arguments",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/arguments/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          if (typeof item4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/arguments/" + $runtime.pointerToken(key3),
-              "type",
-              "a string",
-              item4,
-              at + "/properties/arguments/additionalProperties/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.arguments;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        if (typeof item4 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/arguments/" + $rt.pointerToken(key3),
+            "a string",
+            item4,
+            at + "/properties/arguments/additionalProperties/type",
+          );
       }
     }
-    const value5 = value.inputResponses;
-    if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
-    const value6 = value.name;
-    if (value6 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value6, at + "/properties/name/type");
-    const value7 = value.requestState;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/requestState",
-          "type",
-          "a string",
-          value7,
-          at + "/properties/requestState/type",
-        );
-    }
+  }
+  const value5 = value.inputResponses;
+  if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
+  const value6 = value.name;
+  if (value6 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value6, at + "/properties/name/type");
+  const value7 = value.requestState;
+  if (value7 !== undefined) {
+    if (typeof value7 !== "string")
+      $rt.wrongType(errors, path + "/requestState", "a string", value7, at + "/properties/requestState/type");
   }
 }
-/** Validates a value as `GetPromptRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetPromptRequestParams`, or its errors. */
 export function validateGetPromptRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptRequestParams> {
   if (isGetPromptRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptRequestParams, options);
+  return $rt.invalid(value, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptRequestParams`, or throws `ValidationFailed`. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
+  return $rt.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
 }
 /** Whether a value is a valid `PromptMessage`. */
 export function isPromptMessage(value: unknown): value is PromptMessage {
@@ -8286,36 +7153,33 @@ export function isPromptMessage(value: unknown): value is PromptMessage {
   }
 }
 function $testPromptMessage(value: unknown): value is PromptMessage {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
   return $testRole(value2);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.content;
-    if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkContentBlock(value1, path + "/content", errors);
-    const value2 = value.role;
-    if (value2 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value2, path + "/role", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.content;
+  if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else $checkContentBlock(value1, path + "/content", errors);
+  const value2 = value.role;
+  if (value2 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  $checkRole(value2, path + "/role", errors);
 }
-/** Validates a value as `PromptMessage`: the value, or its errors with their paths. */
+/** The value as `PromptMessage`, or its errors. */
 export function validatePromptMessage(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PromptMessage> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PromptMessage> {
   if (isPromptMessage(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPromptMessage, options);
+  return $rt.invalid(value, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` with its errors. */
+/** The value as `PromptMessage`, or throws `ValidationFailed`. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parsed(validatePromptMessage(value), "PromptMessage");
+  return $rt.parsed(validatePromptMessage(value), "PromptMessage");
 }
 /** Whether a value is a valid `PaginatedRequestParams`. */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
@@ -8326,38 +7190,35 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
   }
 }
 function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 === undefined) $runtime.missing(errors, path, "_meta", at + "/required");
-    else $checkRequestMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.cursor;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/cursor", "type", "a string", value2, at + "/properties/cursor/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.cursor;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/cursor", "a string", value2, at + "/properties/cursor/type");
   }
 }
-/** Validates a value as `PaginatedRequestParams`: the value, or its errors with their paths. */
+/** The value as `PaginatedRequestParams`, or its errors. */
 export function validatePaginatedRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PaginatedRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PaginatedRequestParams> {
   if (isPaginatedRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPaginatedRequestParams, options);
+  return $rt.invalid(value, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `PaginatedRequestParams`, or throws `ValidationFailed`. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
+  return $rt.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
 }
 /** Whether a value is a valid `SubscriptionsAcknowledgedNotificationParams`. */
 export function isSubscriptionsAcknowledgedNotificationParams(
@@ -8372,48 +7233,41 @@ export function isSubscriptionsAcknowledgedNotificationParams(
 function $testSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): value is SubscriptionsAcknowledgedNotificationParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testNotificationMetaObject(value1)) return false;
   const value2 = value.notifications;
   return $testSubscriptionFilter(value2);
 }
-function $checkSubscriptionsAcknowledgedNotificationParams(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
-    const value2 = value.notifications;
-    if (value2 === undefined) $runtime.missing(errors, path, "notifications", at + "/required");
-    else $checkSubscriptionFilter(value2, path + "/notifications", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
+  const value2 = value.notifications;
+  if (value2 === undefined) return $rt.missing(errors, path, "notifications", at + "/required");
+  $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
-/** Validates a value as `SubscriptionsAcknowledgedNotificationParams`: the value, or its errors with their paths. */
+/** The value as `SubscriptionsAcknowledgedNotificationParams`, or its errors. */
 export function validateSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SubscriptionsAcknowledgedNotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SubscriptionsAcknowledgedNotificationParams> {
   if (isSubscriptionsAcknowledgedNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSubscriptionsAcknowledgedNotificationParams, options);
+  return $rt.invalid(value, $checkSubscriptionsAcknowledgedNotificationParams, options);
 }
-/** Returns the value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `SubscriptionsAcknowledgedNotificationParams`, or throws `ValidationFailed`. */
 export function parseSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): SubscriptionsAcknowledgedNotificationParams {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateSubscriptionsAcknowledgedNotificationParams(value),
     "SubscriptionsAcknowledgedNotificationParams",
   );
 }
 
 function $isObject(value: unknown): boolean {
-  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
+  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isSafeInteger(value: unknown): boolean {
   return (
@@ -8427,8 +7281,7 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isResultTypeObject(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.resultType;
   return value1 === "complete";
 }
@@ -8468,8 +7321,7 @@ function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   return true;
 }
 function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testPrimitiveSchemaDefinition(item2)) return false;
@@ -8477,8 +7329,7 @@ function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -8567,8 +7418,7 @@ function $isPromptMessageArray(value: unknown): boolean {
   return true;
 }
 function $isErrorAndCodeDataObject(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
   const value2 = value.message;
@@ -8579,8 +7429,7 @@ function $isErrorAndCodeDataObject(value: unknown): boolean {
   return $testMissingRequiredClientCapabilityErrorData(value4);
 }
 function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
   const value2 = value.message;
@@ -8591,8 +7440,7 @@ function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unkno
   return $testUnsupportedProtocolVersionErrorData(value4);
 }
 function $isJSONObjectMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testJSONObject(item2)) return false;
@@ -8600,8 +7448,7 @@ function $isJSONObjectMap(value: unknown): boolean {
   return true;
 }
 function $isStringMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;

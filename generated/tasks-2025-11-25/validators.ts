@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8906a8dc1b20f7b32f483a335a265c8e74e96fda6f67669191a353f6aeaf65e8 1fd239557727665055675fc17c4e8fdf4d74263433e93a0eb5facd3ad6016464
+// Fingerprint: df3429a8759a7da5cdfa7e161081be37a78cf243e903104cc6f510469fb7b81b 8b07d954ff6be3683962554e5a4314883be59404104eee932c1e78c486261d30
 
 import type {
   TaskStatus,
@@ -100,7 +100,7 @@ import type {
   TitledMultiSelectEnumSchemaItemsItem,
   LegacyTitledEnumSchema,
 } from "./types.js";
-import * as $runtime from "./runtime/protocol/json.js";
+import * as $rt from "./runtime/protocol/json.js";
 
 // Per definition X: `isX(value)` says whether the value is a valid X and builds no error objects;
 // `validateX(value, { maxErrors })` returns the value, or its errors with their paths (the first
@@ -130,7 +130,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "working"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
   if (!(
     value === "cancelled" ||
@@ -139,7 +139,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
     value === "input_required" ||
     value === "working"
   ))
-    $runtime.unexpected(
+    $rt.unexpected(
       errors,
       path,
       "enum",
@@ -148,17 +148,14 @@ function $checkTaskStatus(value: unknown, path: string, errors: $runtime.ErrorLi
       at + "/enum",
     );
 }
-/** Validates a value as `TaskStatus`: the value, or its errors with their paths. */
-export function validateTaskStatus(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatus> {
+/** The value as `TaskStatus`, or its errors. */
+export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
   if (isTaskStatus(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatus, options);
+  return $rt.invalid(value, $checkTaskStatus, options);
 }
-/** Returns the value as `TaskStatus`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatus`, or throws `ValidationFailed`. */
 export function parseTaskStatus(value: unknown): TaskStatus {
-  return $runtime.parsed(validateTaskStatus(value), "TaskStatus");
+  return $rt.parsed(validateTaskStatus(value), "TaskStatus");
 }
 /** Whether a value is a valid `TaskMetadata`. */
 export function isTaskMetadata(value: unknown): value is TaskMetadata {
@@ -169,33 +166,30 @@ export function isTaskMetadata(value: unknown): value is TaskMetadata {
   }
 }
 function $testTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.ttl;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isInteger(value1)))
-        $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value1, at + "/properties/ttl/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.ttl;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isInteger(value1)))
+      $rt.wrongType(errors, path + "/ttl", "an integer", value1, at + "/properties/ttl/type");
   }
 }
-/** Validates a value as `TaskMetadata`: the value, or its errors with their paths. */
+/** The value as `TaskMetadata`, or its errors. */
 export function validateTaskMetadata(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskMetadata> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskMetadata> {
   if (isTaskMetadata(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskMetadata, options);
+  return $rt.invalid(value, $checkTaskMetadata, options);
 }
-/** Returns the value as `TaskMetadata`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskMetadata`, or throws `ValidationFailed`. */
 export function parseTaskMetadata(value: unknown): TaskMetadata {
-  return $runtime.parsed(validateTaskMetadata(value), "TaskMetadata");
+  return $rt.parsed(validateTaskMetadata(value), "TaskMetadata");
 }
 /** Whether a value is a valid `RelatedTaskMetadata`. */
 export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
@@ -206,32 +200,29 @@ export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetad
   }
 }
 function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `RelatedTaskMetadata`: the value, or its errors with their paths. */
+/** The value as `RelatedTaskMetadata`, or its errors. */
 export function validateRelatedTaskMetadata(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RelatedTaskMetadata> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<RelatedTaskMetadata> {
   if (isRelatedTaskMetadata(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRelatedTaskMetadata, options);
+  return $rt.invalid(value, $checkRelatedTaskMetadata, options);
 }
-/** Returns the value as `RelatedTaskMetadata`, or throws `ValidationFailed` with its errors. */
+/** The value as `RelatedTaskMetadata`, or throws `ValidationFailed`. */
 export function parseRelatedTaskMetadata(value: unknown): RelatedTaskMetadata {
-  return $runtime.parsed(validateRelatedTaskMetadata(value), "RelatedTaskMetadata");
+  return $rt.parsed(validateRelatedTaskMetadata(value), "RelatedTaskMetadata");
 }
 /** Whether a value is a valid `Task`. */
 export function isTask(value: unknown): value is Task {
@@ -242,8 +233,7 @@ export function isTask(value: unknown): value is Task {
   }
 }
 function $testTask(value: unknown): value is Task {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.createdAt;
   if (typeof value1 !== "string") return false;
   const value2 = value.lastUpdatedAt;
@@ -259,79 +249,55 @@ function $testTask(value: unknown): value is Task {
   const value7 = value.ttl;
   return (typeof value7 === "number" && Number.isInteger(value7)) || value7 === null;
 }
-function $checkTask(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.createdAt;
-    if (value1 === undefined) $runtime.missing(errors, path, "createdAt", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/createdAt", "type", "a string", value1, at + "/properties/createdAt/type");
-    const value2 = value.lastUpdatedAt;
-    if (value2 === undefined) $runtime.missing(errors, path, "lastUpdatedAt", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/lastUpdatedAt",
-        "type",
-        "a string",
-        value2,
-        at + "/properties/lastUpdatedAt/type",
-      );
-    const value3 = value.pollInterval;
-    if (value3 !== undefined) {
-      if (!(typeof value3 === "number" && Number.isInteger(value3)))
-        $runtime.unexpected(
-          errors,
-          path + "/pollInterval",
-          "type",
-          "an integer",
-          value3,
-          at + "/properties/pollInterval/type",
-        );
-    }
-    const value4 = value.status;
-    if (value4 === undefined) $runtime.missing(errors, path, "status", at + "/required");
-    else $checkTaskStatus(value4, path + "/status", errors);
-    const value5 = value.statusMessage;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/statusMessage",
-          "type",
-          "a string",
-          value5,
-          at + "/properties/statusMessage/type",
-        );
-    }
-    const value6 = value.taskId;
-    if (value6 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value6, at + "/properties/taskId/type");
-    const value7 = value.ttl;
-    if (value7 === undefined) $runtime.missing(errors, path, "ttl", at + "/required");
-    else if (!($isInteger(value7) || $isNull(value7))) {
-      if ($isAnyNumber(value7)) {
-        if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          $runtime.unexpected(errors, path + "/ttl", "type", "an integer", value7, at + "/properties/ttl/type");
-      } else if ($isNull(value7)) {
-        if (value7 !== null)
-          $runtime.unexpected(errors, path + "/ttl", "type", "null", value7, at + "/properties/ttl/type");
-      } else {
-        $runtime.unexpected(errors, path + "/ttl", "type", "an integer or null", value7, at + "/properties/ttl/type");
-      }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.createdAt;
+  if (value1 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/createdAt", "a string", value1, at + "/properties/createdAt/type");
+  const value2 = value.lastUpdatedAt;
+  if (value2 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value2, at + "/properties/lastUpdatedAt/type");
+  const value3 = value.pollInterval;
+  if (value3 !== undefined) {
+    if (!(typeof value3 === "number" && Number.isInteger(value3)))
+      $rt.wrongType(errors, path + "/pollInterval", "an integer", value3, at + "/properties/pollInterval/type");
+  }
+  const value4 = value.status;
+  if (value4 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  else $checkTaskStatus(value4, path + "/status", errors);
+  const value5 = value.statusMessage;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/statusMessage", "a string", value5, at + "/properties/statusMessage/type");
+  }
+  const value6 = value.taskId;
+  if (value6 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  else if (typeof value6 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value6, at + "/properties/taskId/type");
+  const value7 = value.ttl;
+  if (value7 === undefined) return $rt.missing(errors, path, "ttl", at + "/required");
+  if (!($isInteger(value7) || $isNull(value7))) {
+    if ($isAnyNumber(value7)) {
+      if (!(typeof value7 === "number" && Number.isInteger(value7)))
+        $rt.wrongType(errors, path + "/ttl", "an integer", value7, at + "/properties/ttl/type");
+    } else if ($isNull(value7)) {
+      if (value7 !== null) $rt.wrongType(errors, path + "/ttl", "null", value7, at + "/properties/ttl/type");
+    } else {
+      $rt.wrongType(errors, path + "/ttl", "an integer or null", value7, at + "/properties/ttl/type");
     }
   }
 }
-/** Validates a value as `Task`: the value, or its errors with their paths. */
-export function validateTask(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Task> {
+/** The value as `Task`, or its errors. */
+export function validateTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Task> {
   if (isTask(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTask, options);
+  return $rt.invalid(value, $checkTask, options);
 }
-/** Returns the value as `Task`, or throws `ValidationFailed` with its errors. */
+/** The value as `Task`, or throws `ValidationFailed`. */
 export function parseTask(value: unknown): Task {
-  return $runtime.parsed(validateTask(value), "Task");
+  return $rt.parsed(validateTask(value), "Task");
 }
 /** Whether a value is a valid `CreateTaskResult`. */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
@@ -342,38 +308,35 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   }
 }
 function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.task;
   return $testTask(value2);
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.task;
-    if (value2 === undefined) $runtime.missing(errors, path, "task", at + "/required");
-    else $checkTask(value2, path + "/task", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.task;
+  if (value2 === undefined) return $rt.missing(errors, path, "task", at + "/required");
+  $checkTask(value2, path + "/task", errors);
 }
-/** Validates a value as `CreateTaskResult`: the value, or its errors with their paths. */
+/** The value as `CreateTaskResult`, or its errors. */
 export function validateCreateTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateTaskResult> {
   if (isCreateTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateTaskResult, options);
+  return $rt.invalid(value, $checkCreateTaskResult, options);
 }
-/** Returns the value as `CreateTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateTaskResult`, or throws `ValidationFailed`. */
 export function parseCreateTaskResult(value: unknown): CreateTaskResult {
-  return $runtime.parsed(validateCreateTaskResult(value), "CreateTaskResult");
+  return $rt.parsed(validateCreateTaskResult(value), "CreateTaskResult");
 }
 /** Whether a value is a valid `TaskAugmentedRequestParams`. */
 export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
@@ -384,34 +347,31 @@ export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugme
   }
 }
 function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.task;
   return value2 === undefined || $testTaskMetadata(value2);
 }
-function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.task;
-    if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.task;
+  if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
 }
-/** Validates a value as `TaskAugmentedRequestParams`: the value, or its errors with their paths. */
+/** The value as `TaskAugmentedRequestParams`, or its errors. */
 export function validateTaskAugmentedRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskAugmentedRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskAugmentedRequestParams> {
   if (isTaskAugmentedRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskAugmentedRequestParams, options);
+  return $rt.invalid(value, $checkTaskAugmentedRequestParams, options);
 }
-/** Returns the value as `TaskAugmentedRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskAugmentedRequestParams`, or throws `ValidationFailed`. */
 export function parseTaskAugmentedRequestParams(value: unknown): TaskAugmentedRequestParams {
-  return $runtime.parsed(validateTaskAugmentedRequestParams(value), "TaskAugmentedRequestParams");
+  return $rt.parsed(validateTaskAugmentedRequestParams(value), "TaskAugmentedRequestParams");
 }
 /** Whether a value is a valid `ParamsMeta`. */
 export function isParamsMeta(value: unknown): value is ParamsMeta {
@@ -422,30 +382,24 @@ export function isParamsMeta(value: unknown): value is ParamsMeta {
   }
 }
 function $testParamsMeta(value: unknown): value is ParamsMeta {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.progressToken;
   return value1 === undefined || $testProgressToken(value1);
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.progressToken;
-    if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.progressToken;
+  if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
 }
-/** Validates a value as `ParamsMeta`: the value, or its errors with their paths. */
-export function validateParamsMeta(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ParamsMeta> {
+/** The value as `ParamsMeta`, or its errors. */
+export function validateParamsMeta(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ParamsMeta> {
   if (isParamsMeta(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkParamsMeta, options);
+  return $rt.invalid(value, $checkParamsMeta, options);
 }
-/** Returns the value as `ParamsMeta`, or throws `ValidationFailed` with its errors. */
+/** The value as `ParamsMeta`, or throws `ValidationFailed`. */
 export function parseParamsMeta(value: unknown): ParamsMeta {
-  return $runtime.parsed(validateParamsMeta(value), "ParamsMeta");
+  return $rt.parsed(validateParamsMeta(value), "ParamsMeta");
 }
 /** Whether a value is a valid `GetTaskRequest`. */
 export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
@@ -456,8 +410,7 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
 }
 function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -467,37 +420,35 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value4 = value.params;
   return $testGetTaskRequestParams(value4);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/get")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkGetTaskRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/get")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkGetTaskRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `GetTaskRequest`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequest`, or its errors. */
 export function validateGetTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequest> {
   if (isGetTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequest, options);
+  return $rt.invalid(value, $checkGetTaskRequest, options);
 }
-/** Returns the value as `GetTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequest`, or throws `ValidationFailed`. */
 export function parseGetTaskRequest(value: unknown): GetTaskRequest {
-  return $runtime.parsed(validateGetTaskRequest(value), "GetTaskRequest");
+  return $rt.parsed(validateGetTaskRequest(value), "GetTaskRequest");
 }
 /** Whether a value is a valid `GetTaskRequestParams`. */
 export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
@@ -508,32 +459,29 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
   }
 }
 function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `GetTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetTaskRequestParams`, or its errors. */
 export function validateGetTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskRequestParams> {
   if (isGetTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskRequestParams, options);
+  return $rt.invalid(value, $checkGetTaskRequestParams, options);
 }
-/** Returns the value as `GetTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseGetTaskRequestParams(value: unknown): GetTaskRequestParams {
-  return $runtime.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
+  return $rt.parsed(validateGetTaskRequestParams(value), "GetTaskRequestParams");
 }
 /** Whether a value is a valid `GetTaskResult`. */
 export function isGetTaskResult(value: unknown): value is GetTaskResult {
@@ -544,8 +492,7 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
   }
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -563,32 +510,23 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
-      errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type",
-    );
-  else {
-    $checkResult(value, path, errors);
-    $checkTask(value, path, errors);
-  }
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  $checkTask(value, path, errors);
 }
-/** Validates a value as `GetTaskResult`: the value, or its errors with their paths. */
+/** The value as `GetTaskResult`, or its errors. */
 export function validateGetTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskResult> {
   if (isGetTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskResult, options);
+  return $rt.invalid(value, $checkGetTaskResult, options);
 }
-/** Returns the value as `GetTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskResult`, or throws `ValidationFailed`. */
 export function parseGetTaskResult(value: unknown): GetTaskResult {
-  return $runtime.parsed(validateGetTaskResult(value), "GetTaskResult");
+  return $rt.parsed(validateGetTaskResult(value), "GetTaskResult");
 }
 /** Whether a value is a valid `GetTaskPayloadRequest`. */
 export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
@@ -599,8 +537,7 @@ export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayload
   }
 }
 function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -610,37 +547,35 @@ function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequ
   const value4 = value.params;
   return $testGetTaskPayloadRequestParams(value4);
 }
-function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/result")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/result")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `GetTaskPayloadRequest`: the value, or its errors with their paths. */
+/** The value as `GetTaskPayloadRequest`, or its errors. */
 export function validateGetTaskPayloadRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskPayloadRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskPayloadRequest> {
   if (isGetTaskPayloadRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskPayloadRequest, options);
+  return $rt.invalid(value, $checkGetTaskPayloadRequest, options);
 }
-/** Returns the value as `GetTaskPayloadRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskPayloadRequest`, or throws `ValidationFailed`. */
 export function parseGetTaskPayloadRequest(value: unknown): GetTaskPayloadRequest {
-  return $runtime.parsed(validateGetTaskPayloadRequest(value), "GetTaskPayloadRequest");
+  return $rt.parsed(validateGetTaskPayloadRequest(value), "GetTaskPayloadRequest");
 }
 /** Whether a value is a valid `GetTaskPayloadRequestParams`. */
 export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
@@ -651,32 +586,29 @@ export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskP
   }
 }
 function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `GetTaskPayloadRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetTaskPayloadRequestParams`, or its errors. */
 export function validateGetTaskPayloadRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskPayloadRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskPayloadRequestParams> {
   if (isGetTaskPayloadRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskPayloadRequestParams, options);
+  return $rt.invalid(value, $checkGetTaskPayloadRequestParams, options);
 }
-/** Returns the value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskPayloadRequestParams`, or throws `ValidationFailed`. */
 export function parseGetTaskPayloadRequestParams(value: unknown): GetTaskPayloadRequestParams {
-  return $runtime.parsed(validateGetTaskPayloadRequestParams(value), "GetTaskPayloadRequestParams");
+  return $rt.parsed(validateGetTaskPayloadRequestParams(value), "GetTaskPayloadRequestParams");
 }
 /** Whether a value is a valid `GetTaskPayloadResult`. */
 export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
@@ -687,33 +619,30 @@ export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadR
   }
 }
 function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
 }
-/** Validates a value as `GetTaskPayloadResult`: the value, or its errors with their paths. */
+/** The value as `GetTaskPayloadResult`, or its errors. */
 export function validateGetTaskPayloadResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetTaskPayloadResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetTaskPayloadResult> {
   if (isGetTaskPayloadResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetTaskPayloadResult, options);
+  return $rt.invalid(value, $checkGetTaskPayloadResult, options);
 }
-/** Returns the value as `GetTaskPayloadResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetTaskPayloadResult`, or throws `ValidationFailed`. */
 export function parseGetTaskPayloadResult(value: unknown): GetTaskPayloadResult {
-  return $runtime.parsed(validateGetTaskPayloadResult(value), "GetTaskPayloadResult");
+  return $rt.parsed(validateGetTaskPayloadResult(value), "GetTaskPayloadResult");
 }
 /** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
@@ -724,8 +653,7 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
   }
 }
 function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -735,37 +663,35 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   const value4 = value.params;
   return $testCancelTaskRequestParams(value4);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/cancel")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCancelTaskRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/cancel")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCancelTaskRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `CancelTaskRequest`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequest`, or its errors. */
 export function validateCancelTaskRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequest> {
   if (isCancelTaskRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequest, options);
+  return $rt.invalid(value, $checkCancelTaskRequest, options);
 }
-/** Returns the value as `CancelTaskRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequest`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequest(value: unknown): CancelTaskRequest {
-  return $runtime.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
+  return $rt.parsed(validateCancelTaskRequest(value), "CancelTaskRequest");
 }
 /** Whether a value is a valid `CancelTaskRequestParams`. */
 export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
@@ -776,32 +702,29 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
   }
 }
 function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskId;
-    if (value1 === undefined) $runtime.missing(errors, path, "taskId", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/taskId", "type", "a string", value1, at + "/properties/taskId/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskId;
+  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
 }
-/** Validates a value as `CancelTaskRequestParams`: the value, or its errors with their paths. */
+/** The value as `CancelTaskRequestParams`, or its errors. */
 export function validateCancelTaskRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskRequestParams> {
   if (isCancelTaskRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskRequestParams, options);
+  return $rt.invalid(value, $checkCancelTaskRequestParams, options);
 }
-/** Returns the value as `CancelTaskRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskRequestParams`, or throws `ValidationFailed`. */
 export function parseCancelTaskRequestParams(value: unknown): CancelTaskRequestParams {
-  return $runtime.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
+  return $rt.parsed(validateCancelTaskRequestParams(value), "CancelTaskRequestParams");
 }
 /** Whether a value is a valid `CancelTaskResult`. */
 export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
@@ -812,8 +735,7 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
   }
 }
 function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -831,32 +753,23 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
-      errors,
-      path,
-      "type",
-      "an object",
-      value,
-      "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type",
-    );
-  else {
-    $checkResult(value, path, errors);
-    $checkTask(value, path, errors);
-  }
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(errors, path, "an object", value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
+  $checkResult(value, path, errors);
+  $checkTask(value, path, errors);
 }
-/** Validates a value as `CancelTaskResult`: the value, or its errors with their paths. */
+/** The value as `CancelTaskResult`, or its errors. */
 export function validateCancelTaskResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CancelTaskResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CancelTaskResult> {
   if (isCancelTaskResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCancelTaskResult, options);
+  return $rt.invalid(value, $checkCancelTaskResult, options);
 }
-/** Returns the value as `CancelTaskResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CancelTaskResult`, or throws `ValidationFailed`. */
 export function parseCancelTaskResult(value: unknown): CancelTaskResult {
-  return $runtime.parsed(validateCancelTaskResult(value), "CancelTaskResult");
+  return $rt.parsed(validateCancelTaskResult(value), "CancelTaskResult");
 }
 /** Whether a value is a valid `ListTasksRequest`. */
 export function isListTasksRequest(value: unknown): value is ListTasksRequest {
@@ -867,8 +780,7 @@ export function isListTasksRequest(value: unknown): value is ListTasksRequest {
   }
 }
 function $testListTasksRequest(value: unknown): value is ListTasksRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -878,36 +790,34 @@ function $testListTasksRequest(value: unknown): value is ListTasksRequest {
   const value4 = value.params;
   return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListTasksRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tasks/list")
-      $runtime.unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tasks/list")
+    $rt.unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ListTasksRequest`: the value, or its errors with their paths. */
+/** The value as `ListTasksRequest`, or its errors. */
 export function validateListTasksRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListTasksRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListTasksRequest> {
   if (isListTasksRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListTasksRequest, options);
+  return $rt.invalid(value, $checkListTasksRequest, options);
 }
-/** Returns the value as `ListTasksRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListTasksRequest`, or throws `ValidationFailed`. */
 export function parseListTasksRequest(value: unknown): ListTasksRequest {
-  return $runtime.parsed(validateListTasksRequest(value), "ListTasksRequest");
+  return $rt.parsed(validateListTasksRequest(value), "ListTasksRequest");
 }
 /** Whether a value is a valid `ListTasksResult`. */
 export function isListTasksResult(value: unknown): value is ListTasksResult {
@@ -918,8 +828,7 @@ export function isListTasksResult(value: unknown): value is ListTasksResult {
   }
 }
 function $testListTasksResult(value: unknown): value is ListTasksResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -927,51 +836,40 @@ function $testListTasksResult(value: unknown): value is ListTasksResult {
   const value3 = value.tasks;
   return $isTaskArray(value3);
 }
-function $checkListTasksResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.nextCursor;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/nextCursor",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/nextCursor/type",
-        );
-    }
-    const value3 = value.tasks;
-    if (value3 === undefined) $runtime.missing(errors, path, "tasks", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/tasks", "type", "an array", value3, at + "/properties/tasks/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkTask(item5, path + "/tasks/" + i4, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.nextCursor;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/nextCursor", "a string", value2, at + "/properties/nextCursor/type");
+  }
+  const value3 = value.tasks;
+  if (value3 === undefined) return $rt.missing(errors, path, "tasks", at + "/required");
+  if (!Array.isArray(value3))
+    return $rt.wrongType(errors, path + "/tasks", "an array", value3, at + "/properties/tasks/type");
+  for (let i4 = 0; i4 < value3.length; i4++) {
+    if (errors.full) break;
+    const item5 = value3[i4];
+    $checkTask(item5, path + "/tasks/" + i4, errors);
   }
 }
-/** Validates a value as `ListTasksResult`: the value, or its errors with their paths. */
+/** The value as `ListTasksResult`, or its errors. */
 export function validateListTasksResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListTasksResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListTasksResult> {
   if (isListTasksResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListTasksResult, options);
+  return $rt.invalid(value, $checkListTasksResult, options);
 }
-/** Returns the value as `ListTasksResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListTasksResult`, or throws `ValidationFailed`. */
 export function parseListTasksResult(value: unknown): ListTasksResult {
-  return $runtime.parsed(validateListTasksResult(value), "ListTasksResult");
+  return $rt.parsed(validateListTasksResult(value), "ListTasksResult");
 }
 /** Whether a value is a valid `TaskStatusNotificationParams`. */
 export function isTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
@@ -982,8 +880,7 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
   }
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -1001,32 +898,29 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
-  if (!$runtime.isJsonObject(value))
-    $runtime.unexpected(
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+  if (!$rt.isJsonObject(value))
+    return $rt.wrongType(
       errors,
       path,
-      "type",
       "an object",
       value,
       "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams/type",
     );
-  else {
-    $checkNotificationParams(value, path, errors);
-    $checkTask(value, path, errors);
-  }
+  $checkNotificationParams(value, path, errors);
+  $checkTask(value, path, errors);
 }
-/** Validates a value as `TaskStatusNotificationParams`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotificationParams> {
   if (isTaskStatusNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotificationParams, options);
+  return $rt.invalid(value, $checkTaskStatusNotificationParams, options);
 }
-/** Returns the value as `TaskStatusNotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotificationParams`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotificationParams(value: unknown): TaskStatusNotificationParams {
-  return $runtime.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
+  return $rt.parsed(validateTaskStatusNotificationParams(value), "TaskStatusNotificationParams");
 }
 /** Whether a value is a valid `TaskStatusNotification`. */
 export function isTaskStatusNotification(value: unknown): value is TaskStatusNotification {
@@ -1037,8 +931,7 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
   }
 }
 function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1046,41 +939,39 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   const value3 = value.params;
   return $testTaskStatusNotificationParams(value3);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value2 !== "notifications/tasks/status")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"notifications/tasks/status"',
-        value2,
-        at + "/properties/method/const",
-      );
-    const value3 = value.params;
-    if (value3 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value2 !== "notifications/tasks/status")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"notifications/tasks/status"',
+      value2,
+      at + "/properties/method/const",
+    );
+  const value3 = value.params;
+  if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkTaskStatusNotificationParams(value3, path + "/params", errors);
 }
-/** Validates a value as `TaskStatusNotification`: the value, or its errors with their paths. */
+/** The value as `TaskStatusNotification`, or its errors. */
 export function validateTaskStatusNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskStatusNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskStatusNotification> {
   if (isTaskStatusNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskStatusNotification, options);
+  return $rt.invalid(value, $checkTaskStatusNotification, options);
 }
-/** Returns the value as `TaskStatusNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskStatusNotification`, or throws `ValidationFailed`. */
 export function parseTaskStatusNotification(value: unknown): TaskStatusNotification {
-  return $runtime.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
+  return $rt.parsed(validateTaskStatusNotification(value), "TaskStatusNotification");
 }
 /** Whether a value is a valid `TaskServerCapabilities`. */
 export function isTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
@@ -1091,30 +982,27 @@ export function isTaskServerCapabilities(value: unknown): value is TaskServerCap
   }
 }
 function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.tasks;
   return value1 === undefined || $testTaskServerCapabilitiesTasks(value1);
 }
-function $checkTaskServerCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskServerCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.tasks;
-    if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.tasks;
+  if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
 }
-/** Validates a value as `TaskServerCapabilities`: the value, or its errors with their paths. */
+/** The value as `TaskServerCapabilities`, or its errors. */
 export function validateTaskServerCapabilities(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskServerCapabilities> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskServerCapabilities> {
   if (isTaskServerCapabilities(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskServerCapabilities, options);
+  return $rt.invalid(value, $checkTaskServerCapabilities, options);
 }
-/** Returns the value as `TaskServerCapabilities`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskServerCapabilities`, or throws `ValidationFailed`. */
 export function parseTaskServerCapabilities(value: unknown): TaskServerCapabilities {
-  return $runtime.parsed(validateTaskServerCapabilities(value), "TaskServerCapabilities");
+  return $rt.parsed(validateTaskServerCapabilities(value), "TaskServerCapabilities");
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasks`. */
 export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
@@ -1125,8 +1013,7 @@ export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServ
   }
 }
 function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
@@ -1134,35 +1021,33 @@ function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCa
   const value3 = value.requests;
   return value3 === undefined || $testTaskServerCapabilitiesTasksRequests(value3);
 }
-function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.list;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
-    }
-    const value2 = value.cancel;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
-    }
-    const value3 = value.requests;
-    if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.list;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/list", "an object", value1, at + "/properties/list/type");
   }
+  const value2 = value.cancel;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/cancel", "an object", value2, at + "/properties/cancel/type");
+  }
+  const value3 = value.requests;
+  if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
 }
-/** Validates a value as `TaskServerCapabilitiesTasks`: the value, or its errors with their paths. */
+/** The value as `TaskServerCapabilitiesTasks`, or its errors. */
 export function validateTaskServerCapabilitiesTasks(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskServerCapabilitiesTasks> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskServerCapabilitiesTasks> {
   if (isTaskServerCapabilitiesTasks(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasks, options);
+  return $rt.invalid(value, $checkTaskServerCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskServerCapabilitiesTasks`, or throws `ValidationFailed`. */
 export function parseTaskServerCapabilitiesTasks(value: unknown): TaskServerCapabilitiesTasks {
-  return $runtime.parsed(validateTaskServerCapabilitiesTasks(value), "TaskServerCapabilitiesTasks");
+  return $rt.parsed(validateTaskServerCapabilitiesTasks(value), "TaskServerCapabilitiesTasks");
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasksRequests`. */
 export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
@@ -1173,30 +1058,27 @@ export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is 
   }
 }
 function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.tools;
   return value1 === undefined || $testTaskServerCapabilitiesTasksRequestsTools(value1);
 }
-function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.tools;
-    if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.tools;
+  if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequests`: the value, or its errors with their paths. */
+/** The value as `TaskServerCapabilitiesTasksRequests`, or its errors. */
 export function validateTaskServerCapabilitiesTasksRequests(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequests> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskServerCapabilitiesTasksRequests> {
   if (isTaskServerCapabilitiesTasksRequests(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasksRequests, options);
+  return $rt.invalid(value, $checkTaskServerCapabilitiesTasksRequests, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskServerCapabilitiesTasksRequests`, or throws `ValidationFailed`. */
 export function parseTaskServerCapabilitiesTasksRequests(value: unknown): TaskServerCapabilitiesTasksRequests {
-  return $runtime.parsed(validateTaskServerCapabilitiesTasksRequests(value), "TaskServerCapabilitiesTasksRequests");
+  return $rt.parsed(validateTaskServerCapabilitiesTasksRequests(value), "TaskServerCapabilitiesTasksRequests");
 }
 /** Whether a value is a valid `TaskServerCapabilitiesTasksRequestsTools`. */
 export function isTaskServerCapabilitiesTasksRequestsTools(
@@ -1211,40 +1093,33 @@ export function isTaskServerCapabilitiesTasksRequestsTools(
 function $testTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): value is TaskServerCapabilitiesTasksRequestsTools {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.call;
   return value1 === undefined || $isObject(value1);
 }
-function $checkTaskServerCapabilitiesTasksRequestsTools(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.call;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/call", "type", "an object", value1, at + "/properties/call/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.call;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/call", "an object", value1, at + "/properties/call/type");
   }
 }
-/** Validates a value as `TaskServerCapabilitiesTasksRequestsTools`: the value, or its errors with their paths. */
+/** The value as `TaskServerCapabilitiesTasksRequestsTools`, or its errors. */
 export function validateTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskServerCapabilitiesTasksRequestsTools> {
   if (isTaskServerCapabilitiesTasksRequestsTools(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskServerCapabilitiesTasksRequestsTools, options);
+  return $rt.invalid(value, $checkTaskServerCapabilitiesTasksRequestsTools, options);
 }
-/** Returns the value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskServerCapabilitiesTasksRequestsTools`, or throws `ValidationFailed`. */
 export function parseTaskServerCapabilitiesTasksRequestsTools(
   value: unknown,
 ): TaskServerCapabilitiesTasksRequestsTools {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateTaskServerCapabilitiesTasksRequestsTools(value),
     "TaskServerCapabilitiesTasksRequestsTools",
   );
@@ -1258,30 +1133,27 @@ export function isTaskClientCapabilities(value: unknown): value is TaskClientCap
   }
 }
 function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.tasks;
   return value1 === undefined || $testTaskClientCapabilitiesTasks(value1);
 }
-function $checkTaskClientCapabilities(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskClientCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.tasks;
-    if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.tasks;
+  if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
 }
-/** Validates a value as `TaskClientCapabilities`: the value, or its errors with their paths. */
+/** The value as `TaskClientCapabilities`, or its errors. */
 export function validateTaskClientCapabilities(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskClientCapabilities> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskClientCapabilities> {
   if (isTaskClientCapabilities(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskClientCapabilities, options);
+  return $rt.invalid(value, $checkTaskClientCapabilities, options);
 }
-/** Returns the value as `TaskClientCapabilities`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskClientCapabilities`, or throws `ValidationFailed`. */
 export function parseTaskClientCapabilities(value: unknown): TaskClientCapabilities {
-  return $runtime.parsed(validateTaskClientCapabilities(value), "TaskClientCapabilities");
+  return $rt.parsed(validateTaskClientCapabilities(value), "TaskClientCapabilities");
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasks`. */
 export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
@@ -1292,8 +1164,7 @@ export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClie
   }
 }
 function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
@@ -1301,35 +1172,33 @@ function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCa
   const value3 = value.requests;
   return value3 === undefined || $testTaskClientCapabilitiesTasksRequests(value3);
 }
-function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.list;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/list", "type", "an object", value1, at + "/properties/list/type");
-    }
-    const value2 = value.cancel;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(errors, path + "/cancel", "type", "an object", value2, at + "/properties/cancel/type");
-    }
-    const value3 = value.requests;
-    if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.list;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/list", "an object", value1, at + "/properties/list/type");
   }
+  const value2 = value.cancel;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/cancel", "an object", value2, at + "/properties/cancel/type");
+  }
+  const value3 = value.requests;
+  if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
 }
-/** Validates a value as `TaskClientCapabilitiesTasks`: the value, or its errors with their paths. */
+/** The value as `TaskClientCapabilitiesTasks`, or its errors. */
 export function validateTaskClientCapabilitiesTasks(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskClientCapabilitiesTasks> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskClientCapabilitiesTasks> {
   if (isTaskClientCapabilitiesTasks(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasks, options);
+  return $rt.invalid(value, $checkTaskClientCapabilitiesTasks, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskClientCapabilitiesTasks`, or throws `ValidationFailed`. */
 export function parseTaskClientCapabilitiesTasks(value: unknown): TaskClientCapabilitiesTasks {
-  return $runtime.parsed(validateTaskClientCapabilitiesTasks(value), "TaskClientCapabilitiesTasks");
+  return $rt.parsed(validateTaskClientCapabilitiesTasks(value), "TaskClientCapabilitiesTasks");
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequests`. */
 export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
@@ -1340,35 +1209,31 @@ export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is 
   }
 }
 function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.sampling;
   if (value1 !== undefined && !$testTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
   const value2 = value.elicitation;
   return value2 === undefined || $testTaskClientCapabilitiesTasksRequestsElicitation(value2);
 }
-function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.sampling;
-    if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
-    const value2 = value.elicitation;
-    if (value2 !== undefined)
-      $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.sampling;
+  if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
+  const value2 = value.elicitation;
+  if (value2 !== undefined) $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequests`: the value, or its errors with their paths. */
+/** The value as `TaskClientCapabilitiesTasksRequests`, or its errors. */
 export function validateTaskClientCapabilitiesTasksRequests(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequests> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskClientCapabilitiesTasksRequests> {
   if (isTaskClientCapabilitiesTasksRequests(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequests, options);
+  return $rt.invalid(value, $checkTaskClientCapabilitiesTasksRequests, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskClientCapabilitiesTasksRequests`, or throws `ValidationFailed`. */
 export function parseTaskClientCapabilitiesTasksRequests(value: unknown): TaskClientCapabilitiesTasksRequests {
-  return $runtime.parsed(validateTaskClientCapabilitiesTasksRequests(value), "TaskClientCapabilitiesTasksRequests");
+  return $rt.parsed(validateTaskClientCapabilitiesTasksRequests(value), "TaskClientCapabilitiesTasksRequests");
 }
 /** Whether a value is a valid `TaskClientCapabilitiesTasksRequestsSampling`. */
 export function isTaskClientCapabilitiesTasksRequestsSampling(
@@ -1383,47 +1248,33 @@ export function isTaskClientCapabilitiesTasksRequestsSampling(
 function $testTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsSampling {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.createMessage;
   return value1 === undefined || $isObject(value1);
 }
-function $checkTaskClientCapabilitiesTasksRequestsSampling(
-  value: unknown,
-  path: string,
-  errors: $runtime.ErrorList,
-): void {
+function $checkTaskClientCapabilitiesTasksRequestsSampling(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.createMessage;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(
-          errors,
-          path + "/createMessage",
-          "type",
-          "an object",
-          value1,
-          at + "/properties/createMessage/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.createMessage;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/createMessage", "an object", value1, at + "/properties/createMessage/type");
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsSampling`: the value, or its errors with their paths. */
+/** The value as `TaskClientCapabilitiesTasksRequestsSampling`, or its errors. */
 export function validateTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskClientCapabilitiesTasksRequestsSampling> {
   if (isTaskClientCapabilitiesTasksRequestsSampling(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequestsSampling, options);
+  return $rt.invalid(value, $checkTaskClientCapabilitiesTasksRequestsSampling, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskClientCapabilitiesTasksRequestsSampling`, or throws `ValidationFailed`. */
 export function parseTaskClientCapabilitiesTasksRequestsSampling(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsSampling {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateTaskClientCapabilitiesTasksRequestsSampling(value),
     "TaskClientCapabilitiesTasksRequestsSampling",
   );
@@ -1441,40 +1292,37 @@ export function isTaskClientCapabilitiesTasksRequestsElicitation(
 function $testTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): value is TaskClientCapabilitiesTasksRequestsElicitation {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.create;
   return value1 === undefined || $isObject(value1);
 }
 function $checkTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
   path: string,
-  errors: $runtime.ErrorList,
+  errors: $rt.ErrorList,
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.create;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/create", "type", "an object", value1, at + "/properties/create/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.create;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/create", "an object", value1, at + "/properties/create/type");
   }
 }
-/** Validates a value as `TaskClientCapabilitiesTasksRequestsElicitation`: the value, or its errors with their paths. */
+/** The value as `TaskClientCapabilitiesTasksRequestsElicitation`, or its errors. */
 export function validateTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TaskClientCapabilitiesTasksRequestsElicitation> {
   if (isTaskClientCapabilitiesTasksRequestsElicitation(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTaskClientCapabilitiesTasksRequestsElicitation, options);
+  return $rt.invalid(value, $checkTaskClientCapabilitiesTasksRequestsElicitation, options);
 }
-/** Returns the value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed` with its errors. */
+/** The value as `TaskClientCapabilitiesTasksRequestsElicitation`, or throws `ValidationFailed`. */
 export function parseTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
 ): TaskClientCapabilitiesTasksRequestsElicitation {
-  return $runtime.parsed(
+  return $rt.parsed(
     validateTaskClientCapabilitiesTasksRequestsElicitation(value),
     "TaskClientCapabilitiesTasksRequestsElicitation",
   );
@@ -1490,22 +1338,22 @@ export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
 function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
   return value === "forbidden" || value === "optional" || value === "required";
 }
-function $checkToolTaskSupport(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolTaskSupport(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
-    $runtime.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
 }
-/** Validates a value as `ToolTaskSupport`: the value, or its errors with their paths. */
+/** The value as `ToolTaskSupport`, or its errors. */
 export function validateToolTaskSupport(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolTaskSupport> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolTaskSupport> {
   if (isToolTaskSupport(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolTaskSupport, options);
+  return $rt.invalid(value, $checkToolTaskSupport, options);
 }
-/** Returns the value as `ToolTaskSupport`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolTaskSupport`, or throws `ValidationFailed`. */
 export function parseToolTaskSupport(value: unknown): ToolTaskSupport {
-  return $runtime.parsed(validateToolTaskSupport(value), "ToolTaskSupport");
+  return $rt.parsed(validateToolTaskSupport(value), "ToolTaskSupport");
 }
 /** Whether a value is a valid `CallToolRequest`. */
 export function isCallToolRequest(value: unknown): value is CallToolRequest {
@@ -1516,8 +1364,7 @@ export function isCallToolRequest(value: unknown): value is CallToolRequest {
   }
 }
 function $testCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1527,37 +1374,35 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
   const value4 = value.params;
   return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tools/call")
-      $runtime.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCallToolRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tools/call")
+    $rt.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCallToolRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `CallToolRequest`: the value, or its errors with their paths. */
+/** The value as `CallToolRequest`, or its errors. */
 export function validateCallToolRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolRequest> {
   if (isCallToolRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolRequest, options);
+  return $rt.invalid(value, $checkCallToolRequest, options);
 }
-/** Returns the value as `CallToolRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolRequest`, or throws `ValidationFailed`. */
 export function parseCallToolRequest(value: unknown): CallToolRequest {
-  return $runtime.parsed(validateCallToolRequest(value), "CallToolRequest");
+  return $rt.parsed(validateCallToolRequest(value), "CallToolRequest");
 }
 /** Whether a value is a valid `CallToolResult`. */
 export function isCallToolResult(value: unknown): value is CallToolResult {
@@ -1568,8 +1413,7 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   }
 }
 function $testCallToolResult(value: unknown): value is CallToolResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -1579,56 +1423,53 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.structuredContent;
   return value4 === undefined || $isObject(value4);
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!Array.isArray(value2))
+    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content/" + i3, errors);
-      }
-    }
-    const value5 = value.isError;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
-    }
-    const value6 = value.structuredContent;
-    if (value6 !== undefined) {
-      if (!$runtime.isJsonObject(value6))
-        $runtime.unexpected(
-          errors,
-          path + "/structuredContent",
-          "type",
-          "an object",
-          value6,
-          at + "/properties/structuredContent/type",
-        );
+    for (let i3 = 0; i3 < value2.length; i3++) {
+      if (errors.full) break;
+      const item4 = value2[i3];
+      $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
   }
+  const value5 = value.isError;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "boolean")
+      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+  }
+  const value6 = value.structuredContent;
+  if (value6 !== undefined) {
+    if (!$rt.isJsonObject(value6))
+      $rt.wrongType(
+        errors,
+        path + "/structuredContent",
+        "an object",
+        value6,
+        at + "/properties/structuredContent/type",
+      );
+  }
 }
-/** Validates a value as `CallToolResult`: the value, or its errors with their paths. */
+/** The value as `CallToolResult`, or its errors. */
 export function validateCallToolResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolResult> {
   if (isCallToolResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolResult, options);
+  return $rt.invalid(value, $checkCallToolResult, options);
 }
-/** Returns the value as `CallToolResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolResult`, or throws `ValidationFailed`. */
 export function parseCallToolResult(value: unknown): CallToolResult {
-  return $runtime.parsed(validateCallToolResult(value), "CallToolResult");
+  return $rt.parsed(validateCallToolResult(value), "CallToolResult");
 }
 /** Whether a value is a valid `ReadResourceRequest`. */
 export function isReadResourceRequest(value: unknown): value is ReadResourceRequest {
@@ -1639,8 +1480,7 @@ export function isReadResourceRequest(value: unknown): value is ReadResourceRequ
   }
 }
 function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1650,44 +1490,35 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
   const value4 = value.params;
   return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "resources/read")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"resources/read"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkReadResourceRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "resources/read")
+    $rt.unexpected(errors, path + "/method", "const", '"resources/read"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ReadResourceRequest`: the value, or its errors with their paths. */
+/** The value as `ReadResourceRequest`, or its errors. */
 export function validateReadResourceRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceRequest> {
   if (isReadResourceRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceRequest, options);
+  return $rt.invalid(value, $checkReadResourceRequest, options);
 }
-/** Returns the value as `ReadResourceRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceRequest`, or throws `ValidationFailed`. */
 export function parseReadResourceRequest(value: unknown): ReadResourceRequest {
-  return $runtime.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
+  return $rt.parsed(validateReadResourceRequest(value), "ReadResourceRequest");
 }
 /** Whether a value is a valid `ReadResourceResult`. */
 export function isReadResourceResult(value: unknown): value is ReadResourceResult {
@@ -1698,53 +1529,48 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
   }
 }
 function $testReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.contents;
   return $isTextResourceContentsOrBlobResourceContentsArray(value2);
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.contents;
-    if (value2 === undefined) $runtime.missing(errors, path, "contents", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/contents", "type", "an array", value2, at + "/properties/contents/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        if (!($testTextResourceContents(item4) || $testBlobResourceContents(item4)))
-          $runtime.report(
-            errors,
-            path + "/contents/" + i3,
-            "anyOf",
-            "must match at least one of the 2 allowed schemas",
-            at + "/properties/contents/items/anyOf",
-          );
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.contents;
+  if (value2 === undefined) return $rt.missing(errors, path, "contents", at + "/required");
+  if (!Array.isArray(value2))
+    return $rt.wrongType(errors, path + "/contents", "an array", value2, at + "/properties/contents/type");
+  for (let i3 = 0; i3 < value2.length; i3++) {
+    if (errors.full) break;
+    const item4 = value2[i3];
+    if (!($testTextResourceContents(item4) || $testBlobResourceContents(item4)))
+      $rt.report(
+        errors,
+        path + "/contents/" + i3,
+        "anyOf",
+        "must match at least one of the 2 allowed schemas",
+        at + "/properties/contents/items/anyOf",
+      );
   }
 }
-/** Validates a value as `ReadResourceResult`: the value, or its errors with their paths. */
+/** The value as `ReadResourceResult`, or its errors. */
 export function validateReadResourceResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceResult> {
   if (isReadResourceResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceResult, options);
+  return $rt.invalid(value, $checkReadResourceResult, options);
 }
-/** Returns the value as `ReadResourceResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceResult`, or throws `ValidationFailed`. */
 export function parseReadResourceResult(value: unknown): ReadResourceResult {
-  return $runtime.parsed(validateReadResourceResult(value), "ReadResourceResult");
+  return $rt.parsed(validateReadResourceResult(value), "ReadResourceResult");
 }
 /** Whether a value is a valid `GetPromptRequest`. */
 export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
@@ -1755,8 +1581,7 @@ export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
   }
 }
 function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1766,37 +1591,35 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   const value4 = value.params;
   return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "prompts/get")
-      $runtime.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkGetPromptRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "prompts/get")
+    $rt.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `GetPromptRequest`: the value, or its errors with their paths. */
+/** The value as `GetPromptRequest`, or its errors. */
 export function validateGetPromptRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptRequest> {
   if (isGetPromptRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptRequest, options);
+  return $rt.invalid(value, $checkGetPromptRequest, options);
 }
-/** Returns the value as `GetPromptRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptRequest`, or throws `ValidationFailed`. */
 export function parseGetPromptRequest(value: unknown): GetPromptRequest {
-  return $runtime.parsed(validateGetPromptRequest(value), "GetPromptRequest");
+  return $rt.parsed(validateGetPromptRequest(value), "GetPromptRequest");
 }
 /** Whether a value is a valid `GetPromptResult`. */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
@@ -1807,8 +1630,7 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
   }
 }
 function $testGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.description;
@@ -1816,51 +1638,40 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
   const value3 = value.messages;
   return $isPromptMessageArray(value3);
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.messages;
-    if (value3 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value3, at + "/properties/messages/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkPromptMessage(item5, path + "/messages/" + i4, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.messages;
+  if (value3 === undefined) return $rt.missing(errors, path, "messages", at + "/required");
+  if (!Array.isArray(value3))
+    return $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
+  for (let i4 = 0; i4 < value3.length; i4++) {
+    if (errors.full) break;
+    const item5 = value3[i4];
+    $checkPromptMessage(item5, path + "/messages/" + i4, errors);
   }
 }
-/** Validates a value as `GetPromptResult`: the value, or its errors with their paths. */
+/** The value as `GetPromptResult`, or its errors. */
 export function validateGetPromptResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptResult> {
   if (isGetPromptResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptResult, options);
+  return $rt.invalid(value, $checkGetPromptResult, options);
 }
-/** Returns the value as `GetPromptResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptResult`, or throws `ValidationFailed`. */
 export function parseGetPromptResult(value: unknown): GetPromptResult {
-  return $runtime.parsed(validateGetPromptResult(value), "GetPromptResult");
+  return $rt.parsed(validateGetPromptResult(value), "GetPromptResult");
 }
 /** Whether a value is a valid `ListToolsRequest`. */
 export function isListToolsRequest(value: unknown): value is ListToolsRequest {
@@ -1871,8 +1682,7 @@ export function isListToolsRequest(value: unknown): value is ListToolsRequest {
   }
 }
 function $testListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1882,36 +1692,34 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   const value4 = value.params;
   return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "tools/list")
-      $runtime.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
-    const value4 = value.params;
-    if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "tools/list")
+    $rt.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ListToolsRequest`: the value, or its errors with their paths. */
+/** The value as `ListToolsRequest`, or its errors. */
 export function validateListToolsRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListToolsRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListToolsRequest> {
   if (isListToolsRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListToolsRequest, options);
+  return $rt.invalid(value, $checkListToolsRequest, options);
 }
-/** Returns the value as `ListToolsRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListToolsRequest`, or throws `ValidationFailed`. */
 export function parseListToolsRequest(value: unknown): ListToolsRequest {
-  return $runtime.parsed(validateListToolsRequest(value), "ListToolsRequest");
+  return $rt.parsed(validateListToolsRequest(value), "ListToolsRequest");
 }
 /** Whether a value is a valid `ListToolsResult`. */
 export function isListToolsResult(value: unknown): value is ListToolsResult {
@@ -1922,8 +1730,7 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
   }
 }
 function $testListToolsResult(value: unknown): value is ListToolsResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -1931,51 +1738,40 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
   const value3 = value.tools;
   return $isToolArray(value3);
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.nextCursor;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/nextCursor",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/nextCursor/type",
-        );
-    }
-    const value3 = value.tools;
-    if (value3 === undefined) $runtime.missing(errors, path, "tools", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/tools", "type", "an array", value3, at + "/properties/tools/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkTool(item5, path + "/tools/" + i4, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.nextCursor;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/nextCursor", "a string", value2, at + "/properties/nextCursor/type");
+  }
+  const value3 = value.tools;
+  if (value3 === undefined) return $rt.missing(errors, path, "tools", at + "/required");
+  if (!Array.isArray(value3))
+    return $rt.wrongType(errors, path + "/tools", "an array", value3, at + "/properties/tools/type");
+  for (let i4 = 0; i4 < value3.length; i4++) {
+    if (errors.full) break;
+    const item5 = value3[i4];
+    $checkTool(item5, path + "/tools/" + i4, errors);
   }
 }
-/** Validates a value as `ListToolsResult`: the value, or its errors with their paths. */
+/** The value as `ListToolsResult`, or its errors. */
 export function validateListToolsResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ListToolsResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ListToolsResult> {
   if (isListToolsResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkListToolsResult, options);
+  return $rt.invalid(value, $checkListToolsResult, options);
 }
-/** Returns the value as `ListToolsResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ListToolsResult`, or throws `ValidationFailed`. */
 export function parseListToolsResult(value: unknown): ListToolsResult {
-  return $runtime.parsed(validateListToolsResult(value), "ListToolsResult");
+  return $rt.parsed(validateListToolsResult(value), "ListToolsResult");
 }
 /** Whether a value is a valid `CreateMessageRequest`. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
@@ -1986,8 +1782,7 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
   }
 }
 function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1997,44 +1792,42 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
   const value4 = value.params;
   return $testCreateMessageRequestParams(value4);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "sampling/createMessage")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"sampling/createMessage"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkCreateMessageRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "sampling/createMessage")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"sampling/createMessage"',
+      value3,
+      at + "/properties/method/const",
+    );
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkCreateMessageRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `CreateMessageRequest`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequest> {
   if (isCreateMessageRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequest, options);
+  return $rt.invalid(value, $checkCreateMessageRequest, options);
 }
-/** Returns the value as `CreateMessageRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequest`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequest(value: unknown): CreateMessageRequest {
-  return $runtime.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
+  return $rt.parsed(validateCreateMessageRequest(value), "CreateMessageRequest");
 }
 /** Whether a value is a valid `CreateMessageResult`. */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
@@ -2045,8 +1838,7 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
   }
 }
 function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -2066,64 +1858,55 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!(
-      $testTextContent(value2) ||
-      $testImageContent(value2) ||
-      $testAudioContent(value2) ||
-      $testToolUseContent(value2) ||
-      $testToolResultContent(value2) ||
-      $isSamplingMessageContentBlockArray(value2)
-    ))
-      $runtime.report(
-        errors,
-        path + "/content",
-        "anyOf",
-        "must match at least one of the 6 allowed schemas",
-        at + "/properties/content/anyOf",
-      );
-    const value3 = value.model;
-    if (value3 === undefined) $runtime.missing(errors, path, "model", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/model", "type", "a string", value3, at + "/properties/model/type");
-    const value4 = value.role;
-    if (value4 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value4, path + "/role", errors);
-    const value5 = value.stopReason;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/stopReason",
-          "type",
-          "a string",
-          value5,
-          at + "/properties/stopReason/type",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!(
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
+    $isSamplingMessageContentBlockArray(value2)
+  ))
+    $rt.report(
+      errors,
+      path + "/content",
+      "anyOf",
+      "must match at least one of the 6 allowed schemas",
+      at + "/properties/content/anyOf",
+    );
+  const value3 = value.model;
+  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  const value4 = value.role;
+  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  else $checkRole(value4, path + "/role", errors);
+  const value5 = value.stopReason;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
   }
 }
-/** Validates a value as `CreateMessageResult`: the value, or its errors with their paths. */
+/** The value as `CreateMessageResult`, or its errors. */
 export function validateCreateMessageResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageResult> {
   if (isCreateMessageResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageResult, options);
+  return $rt.invalid(value, $checkCreateMessageResult, options);
 }
-/** Returns the value as `CreateMessageResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageResult`, or throws `ValidationFailed`. */
 export function parseCreateMessageResult(value: unknown): CreateMessageResult {
-  return $runtime.parsed(validateCreateMessageResult(value), "CreateMessageResult");
+  return $rt.parsed(validateCreateMessageResult(value), "CreateMessageResult");
 }
 /** Whether a value is a valid `ElicitRequest`. */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
@@ -2134,8 +1917,7 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
   }
 }
 function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -2145,44 +1927,35 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
   const value4 = value.params;
   return $testElicitRequestParams(value4);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.id;
-    if (value1 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else $checkRequestId(value1, path + "/id", errors);
-    const value2 = value.jsonrpc;
-    if (value2 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value2 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
-    const value3 = value.method;
-    if (value3 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value3 !== "elicitation/create")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"elicitation/create"',
-        value3,
-        at + "/properties/method/const",
-      );
-    const value4 = value.params;
-    if (value4 === undefined) $runtime.missing(errors, path, "params", at + "/required");
-    else $checkElicitRequestParams(value4, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.id;
+  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else $checkRequestId(value1, path + "/id", errors);
+  const value2 = value.jsonrpc;
+  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value2 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+  const value3 = value.method;
+  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value3 !== "elicitation/create")
+    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value3, at + "/properties/method/const");
+  const value4 = value.params;
+  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  $checkElicitRequestParams(value4, path + "/params", errors);
 }
-/** Validates a value as `ElicitRequest`: the value, or its errors with their paths. */
+/** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequest> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequest> {
   if (isElicitRequest(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequest, options);
+  return $rt.invalid(value, $checkElicitRequest, options);
 }
-/** Returns the value as `ElicitRequest`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequest`, or throws `ValidationFailed`. */
 export function parseElicitRequest(value: unknown): ElicitRequest {
-  return $runtime.parsed(validateElicitRequest(value), "ElicitRequest");
+  return $rt.parsed(validateElicitRequest(value), "ElicitRequest");
 }
 /** Whether a value is a valid `ElicitResult`. */
 export function isElicitResult(value: unknown): value is ElicitResult {
@@ -2193,8 +1966,7 @@ export function isElicitResult(value: unknown): value is ElicitResult {
   }
 }
 function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -2202,117 +1974,109 @@ function $testElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.action;
-    if (value2 === undefined) $runtime.missing(errors, path, "action", at + "/required");
-    else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-      $runtime.unexpected(
-        errors,
-        path + "/action",
-        "enum",
-        'one of "accept" | "cancel" | "decline"',
-        value2,
-        at + "/properties/action/enum",
-      );
-    const value3 = value.content;
-    if (value3 !== undefined) {
-      if (!$runtime.isJsonObject(value3))
-        $runtime.unexpected(errors, path + "/content", "type", "an object", value3, at + "/properties/content/type");
-      else {
-        for (const key4 in value3) {
-          if (errors.full) break;
-          const item5 = value3[key4];
-          if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
-            if ($isArray(item5)) {
-              if (!Array.isArray(item5))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "an array",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/0/type",
-                );
-              else {
-                for (let i6 = 0; i6 < item5.length; i6++) {
-                  if (errors.full) break;
-                  const item7 = item5[i6];
-                  if (typeof item7 !== "string")
-                    $runtime.unexpected(
-                      errors,
-                      path + "/content/" + $runtime.pointerToken(key4) + "/" + i6,
-                      "type",
-                      "a string",
-                      item7,
-                      at + "/properties/content/additionalProperties/anyOf/0/items/type",
-                    );
-                }
-              }
-            } else if ($isString(item5)) {
-              if (typeof item5 !== "string")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "a string",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isAnyNumber(item5)) {
-              if (!(typeof item5 === "number" && Number.isInteger(item5)))
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "an integer",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if ($isBoolean(item5)) {
-              if (typeof item5 !== "boolean")
-                $runtime.unexpected(
-                  errors,
-                  path + "/content/" + $runtime.pointerToken(key4),
-                  "type",
-                  "a boolean",
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else {
-              $runtime.unexpected(
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.action;
+  if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
+    $rt.unexpected(
+      errors,
+      path + "/action",
+      "enum",
+      'one of "accept" | "cancel" | "decline"',
+      value2,
+      at + "/properties/action/enum",
+    );
+  const value3 = value.content;
+  if (value3 !== undefined) {
+    if (!$rt.isJsonObject(value3))
+      $rt.wrongType(errors, path + "/content", "an object", value3, at + "/properties/content/type");
+    else {
+      for (const key4 in value3) {
+        if (errors.full) break;
+        const item5 = value3[key4];
+        if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
+          if ($isArray(item5)) {
+            if (!Array.isArray(item5))
+              $rt.wrongType(
                 errors,
-                path + "/content/" + $runtime.pointerToken(key4),
-                "type",
-                "an array, a string, an integer or a boolean",
+                path + "/content/" + $rt.pointerToken(key4),
+                "an array",
                 item5,
-                at + "/properties/content/additionalProperties/anyOf",
+                at + "/properties/content/additionalProperties/anyOf/0/type",
               );
+            else {
+              for (let i6 = 0; i6 < item5.length; i6++) {
+                if (errors.full) break;
+                const item7 = item5[i6];
+                if (typeof item7 !== "string")
+                  $rt.wrongType(
+                    errors,
+                    path + "/content/" + $rt.pointerToken(key4) + "/" + i6,
+                    "a string",
+                    item7,
+                    at + "/properties/content/additionalProperties/anyOf/0/items/type",
+                  );
+              }
             }
+          } else if ($isString(item5)) {
+            if (typeof item5 !== "string")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "a string",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isAnyNumber(item5)) {
+            if (!(typeof item5 === "number" && Number.isInteger(item5)))
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "an integer",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else if ($isBoolean(item5)) {
+            if (typeof item5 !== "boolean")
+              $rt.wrongType(
+                errors,
+                path + "/content/" + $rt.pointerToken(key4),
+                "a boolean",
+                item5,
+                at + "/properties/content/additionalProperties/anyOf/1/type",
+              );
+          } else {
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              "an array, a string, an integer or a boolean",
+              item5,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
           }
         }
       }
     }
   }
 }
-/** Validates a value as `ElicitResult`: the value, or its errors with their paths. */
+/** The value as `ElicitResult`, or its errors. */
 export function validateElicitResult(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitResult> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitResult> {
   if (isElicitResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitResult, options);
+  return $rt.invalid(value, $checkElicitResult, options);
 }
-/** Returns the value as `ElicitResult`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitResult`, or throws `ValidationFailed`. */
 export function parseElicitResult(value: unknown): ElicitResult {
-  return $runtime.parsed(validateElicitResult(value), "ElicitResult");
+  return $rt.parsed(validateElicitResult(value), "ElicitResult");
 }
 /** Whether a value is a valid `ToolListChangedNotification`. */
 export function isToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
@@ -2323,8 +2087,7 @@ export function isToolListChangedNotification(value: unknown): value is ToolList
   }
 }
 function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -2332,40 +2095,38 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
   const value3 = value.params;
   return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.jsonrpc;
-    if (value1 === undefined) $runtime.missing(errors, path, "jsonrpc", at + "/required");
-    else if (value1 !== "2.0")
-      $runtime.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
-    const value2 = value.method;
-    if (value2 === undefined) $runtime.missing(errors, path, "method", at + "/required");
-    else if (value2 !== "notifications/tools/list_changed")
-      $runtime.unexpected(
-        errors,
-        path + "/method",
-        "const",
-        '"notifications/tools/list_changed"',
-        value2,
-        at + "/properties/method/const",
-      );
-    const value3 = value.params;
-    if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.jsonrpc;
+  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  else if (value1 !== "2.0")
+    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+  const value2 = value.method;
+  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  else if (value2 !== "notifications/tools/list_changed")
+    $rt.unexpected(
+      errors,
+      path + "/method",
+      "const",
+      '"notifications/tools/list_changed"',
+      value2,
+      at + "/properties/method/const",
+    );
+  const value3 = value.params;
+  if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
-/** Validates a value as `ToolListChangedNotification`: the value, or its errors with their paths. */
+/** The value as `ToolListChangedNotification`, or its errors. */
 export function validateToolListChangedNotification(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolListChangedNotification> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolListChangedNotification> {
   if (isToolListChangedNotification(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolListChangedNotification, options);
+  return $rt.invalid(value, $checkToolListChangedNotification, options);
 }
-/** Returns the value as `ToolListChangedNotification`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolListChangedNotification`, or throws `ValidationFailed`. */
 export function parseToolListChangedNotification(value: unknown): ToolListChangedNotification {
-  return $runtime.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
+  return $rt.parsed(validateToolListChangedNotification(value), "ToolListChangedNotification");
 }
 /** Whether a value is a valid `ProgressToken`. */
 export function isProgressToken(value: unknown): value is ProgressToken {
@@ -2378,30 +2139,30 @@ export function isProgressToken(value: unknown): value is ProgressToken {
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $rt.wrongType(errors, path, "an integer", value, at + "/type");
     } else {
-      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
   }
 }
-/** Validates a value as `ProgressToken`: the value, or its errors with their paths. */
+/** The value as `ProgressToken`, or its errors. */
 export function validateProgressToken(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ProgressToken> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ProgressToken> {
   if (isProgressToken(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkProgressToken, options);
+  return $rt.invalid(value, $checkProgressToken, options);
 }
-/** Returns the value as `ProgressToken`, or throws `ValidationFailed` with its errors. */
+/** The value as `ProgressToken`, or throws `ValidationFailed`. */
 export function parseProgressToken(value: unknown): ProgressToken {
-  return $runtime.parsed(validateProgressToken(value), "ProgressToken");
+  return $rt.parsed(validateProgressToken(value), "ProgressToken");
 }
 /** Whether a value is a valid `RequestId`. */
 export function isRequestId(value: unknown): value is RequestId {
@@ -2414,30 +2175,27 @@ export function isRequestId(value: unknown): value is RequestId {
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $runtime.unexpected(errors, path, "type", "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $runtime.unexpected(errors, path, "type", "an integer", value, at + "/type");
+        $rt.wrongType(errors, path, "an integer", value, at + "/type");
     } else {
-      $runtime.unexpected(errors, path, "type", "a string or an integer", value, at + "/type");
+      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
   }
 }
-/** Validates a value as `RequestId`: the value, or its errors with their paths. */
-export function validateRequestId(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<RequestId> {
+/** The value as `RequestId`, or its errors. */
+export function validateRequestId(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<RequestId> {
   if (isRequestId(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRequestId, options);
+  return $rt.invalid(value, $checkRequestId, options);
 }
-/** Returns the value as `RequestId`, or throws `ValidationFailed` with its errors. */
+/** The value as `RequestId`, or throws `ValidationFailed`. */
 export function parseRequestId(value: unknown): RequestId {
-  return $runtime.parsed(validateRequestId(value), "RequestId");
+  return $rt.parsed(validateRequestId(value), "RequestId");
 }
 /** Whether a value is a valid `Result`. */
 export function isResult(value: unknown): value is Result {
@@ -2448,30 +2206,27 @@ export function isResult(value: unknown): value is Result {
   }
 }
 function $testResult(value: unknown): value is Result {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkResult(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
 }
-/** Validates a value as `Result`: the value, or its errors with their paths. */
-export function validateResult(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Result> {
+/** The value as `Result`, or its errors. */
+export function validateResult(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Result> {
   if (isResult(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResult, options);
+  return $rt.invalid(value, $checkResult, options);
 }
-/** Returns the value as `Result`, or throws `ValidationFailed` with its errors. */
+/** The value as `Result`, or throws `ValidationFailed`. */
 export function parseResult(value: unknown): Result {
-  return $runtime.parsed(validateResult(value), "Result");
+  return $rt.parsed(validateResult(value), "Result");
 }
 /** Whether a value is a valid `PaginatedRequestParams`. */
 export function isPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
@@ -2482,37 +2237,34 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
   }
 }
 function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.cursor;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/cursor", "type", "a string", value2, at + "/properties/cursor/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.cursor;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/cursor", "a string", value2, at + "/properties/cursor/type");
   }
 }
-/** Validates a value as `PaginatedRequestParams`: the value, or its errors with their paths. */
+/** The value as `PaginatedRequestParams`, or its errors. */
 export function validatePaginatedRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PaginatedRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PaginatedRequestParams> {
   if (isPaginatedRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPaginatedRequestParams, options);
+  return $rt.invalid(value, $checkPaginatedRequestParams, options);
 }
-/** Returns the value as `PaginatedRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `PaginatedRequestParams`, or throws `ValidationFailed`. */
 export function parsePaginatedRequestParams(value: unknown): PaginatedRequestParams {
-  return $runtime.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
+  return $rt.parsed(validatePaginatedRequestParams(value), "PaginatedRequestParams");
 }
 /** Whether a value is a valid `NotificationParams`. */
 export function isNotificationParams(value: unknown): value is NotificationParams {
@@ -2523,33 +2275,30 @@ export function isNotificationParams(value: unknown): value is NotificationParam
   }
 }
 function $testNotificationParams(value: unknown): value is NotificationParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
 }
-/** Validates a value as `NotificationParams`: the value, or its errors with their paths. */
+/** The value as `NotificationParams`, or its errors. */
 export function validateNotificationParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<NotificationParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<NotificationParams> {
   if (isNotificationParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkNotificationParams, options);
+  return $rt.invalid(value, $checkNotificationParams, options);
 }
-/** Returns the value as `NotificationParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `NotificationParams`, or throws `ValidationFailed`. */
 export function parseNotificationParams(value: unknown): NotificationParams {
-  return $runtime.parsed(validateNotificationParams(value), "NotificationParams");
+  return $rt.parsed(validateNotificationParams(value), "NotificationParams");
 }
 /** Whether a value is a valid `CallToolRequestParams`. */
 export function isCallToolRequestParams(value: unknown): value is CallToolRequestParams {
@@ -2560,8 +2309,7 @@ export function isCallToolRequestParams(value: unknown): value is CallToolReques
   }
 }
 function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
@@ -2571,43 +2319,34 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
   const value4 = value.task;
   return value4 === undefined || $testTaskMetadata(value4);
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.arguments;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/arguments",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/arguments/type",
-        );
-    }
-    const value3 = value.name;
-    if (value3 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value3, at + "/properties/name/type");
-    const value4 = value.task;
-    if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.arguments;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
   }
+  const value3 = value.name;
+  if (value3 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value3, at + "/properties/name/type");
+  const value4 = value.task;
+  if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
 }
-/** Validates a value as `CallToolRequestParams`: the value, or its errors with their paths. */
+/** The value as `CallToolRequestParams`, or its errors. */
 export function validateCallToolRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CallToolRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CallToolRequestParams> {
   if (isCallToolRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCallToolRequestParams, options);
+  return $rt.invalid(value, $checkCallToolRequestParams, options);
 }
-/** Returns the value as `CallToolRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CallToolRequestParams`, or throws `ValidationFailed`. */
 export function parseCallToolRequestParams(value: unknown): CallToolRequestParams {
-  return $runtime.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
+  return $rt.parsed(validateCallToolRequestParams(value), "CallToolRequestParams");
 }
 /** Whether a value is a valid `ContentBlock`. */
 export function isContentBlock(value: unknown): value is ContentBlock {
@@ -2618,8 +2357,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
   }
 }
 function $testContentBlock(value: unknown): value is ContentBlock {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2642,52 +2380,50 @@ function $testContentBlock(value: unknown): value is ContentBlock {
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.type;
-    switch (tag1) {
-      case "text":
-        $checkTextContent(value, path, errors);
-        break;
-      case "image":
-        $checkImageContent(value, path, errors);
-        break;
-      case "audio":
-        $checkAudioContent(value, path, errors);
-        break;
-      case "resource_link":
-        $checkResourceLink(value, path, errors);
-        break;
-      case "resource":
-        $checkEmbeddedResource(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "type", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/type",
-            "discriminator",
-            'one of "text" | "image" | "audio" | "resource_link" | "resource"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.type;
+  switch (tag1) {
+    case "text":
+      $checkTextContent(value, path, errors);
+      break;
+    case "image":
+      $checkImageContent(value, path, errors);
+      break;
+    case "audio":
+      $checkAudioContent(value, path, errors);
+      break;
+    case "resource_link":
+      $checkResourceLink(value, path, errors);
+      break;
+    case "resource":
+      $checkEmbeddedResource(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/type",
+          "discriminator",
+          'one of "text" | "image" | "audio" | "resource_link" | "resource"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `ContentBlock`: the value, or its errors with their paths. */
+/** The value as `ContentBlock`, or its errors. */
 export function validateContentBlock(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ContentBlock> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ContentBlock> {
   if (isContentBlock(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkContentBlock, options);
+  return $rt.invalid(value, $checkContentBlock, options);
 }
-/** Returns the value as `ContentBlock`, or throws `ValidationFailed` with its errors. */
+/** The value as `ContentBlock`, or throws `ValidationFailed`. */
 export function parseContentBlock(value: unknown): ContentBlock {
-  return $runtime.parsed(validateContentBlock(value), "ContentBlock");
+  return $rt.parsed(validateContentBlock(value), "ContentBlock");
 }
 /** Whether a value is a valid `TextContent`. */
 export function isTextContent(value: unknown): value is TextContent {
@@ -2698,8 +2434,7 @@ export function isTextContent(value: unknown): value is TextContent {
   }
 }
 function $testTextContent(value: unknown): value is TextContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2709,38 +2444,33 @@ function $testTextContent(value: unknown): value is TextContent {
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.text;
-    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "text")
-      $runtime.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.text;
+  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "text")
+    $rt.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `TextContent`: the value, or its errors with their paths. */
-export function validateTextContent(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TextContent> {
+/** The value as `TextContent`, or its errors. */
+export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
   if (isTextContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTextContent, options);
+  return $rt.invalid(value, $checkTextContent, options);
 }
-/** Returns the value as `TextContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `TextContent`, or throws `ValidationFailed`. */
 export function parseTextContent(value: unknown): TextContent {
-  return $runtime.parsed(validateTextContent(value), "TextContent");
+  return $rt.parsed(validateTextContent(value), "TextContent");
 }
 /** Whether a value is a valid `Annotations`. */
 export function isAnnotations(value: unknown): value is Annotations {
@@ -2751,8 +2481,7 @@ export function isAnnotations(value: unknown): value is Annotations {
   }
 }
 function $testAnnotations(value: unknown): value is Annotations {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -2760,58 +2489,46 @@ function $testAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.audience;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/audience", "type", "an array", value1, at + "/properties/audience/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          $checkRole(item3, path + "/audience/" + i2, errors);
-        }
-      }
-    }
-    const value4 = value.lastModified;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/lastModified",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/lastModified/type",
-        );
-    }
-    const value5 = value.priority;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        $runtime.unexpected(errors, path + "/priority", "type", "a number", value5, at + "/properties/priority/type");
-      else {
-        if (!(value5 >= 0))
-          $runtime.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
-        if (!(value5 <= 1))
-          $runtime.report(errors, path + "/priority", "maximum", "must be <= 1", at + "/properties/priority/maximum");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.audience;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/audience", "an array", value1, at + "/properties/audience/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        $checkRole(item3, path + "/audience/" + i2, errors);
       }
     }
   }
+  const value4 = value.lastModified;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/lastModified", "a string", value4, at + "/properties/lastModified/type");
+  }
+  const value5 = value.priority;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isFinite(value5)))
+      $rt.wrongType(errors, path + "/priority", "a number", value5, at + "/properties/priority/type");
+    else {
+      if (!(value5 >= 0))
+        $rt.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
+      if (!(value5 <= 1))
+        $rt.report(errors, path + "/priority", "maximum", "must be <= 1", at + "/properties/priority/maximum");
+    }
+  }
 }
-/** Validates a value as `Annotations`: the value, or its errors with their paths. */
-export function validateAnnotations(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<Annotations> {
+/** The value as `Annotations`, or its errors. */
+export function validateAnnotations(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Annotations> {
   if (isAnnotations(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkAnnotations, options);
+  return $rt.invalid(value, $checkAnnotations, options);
 }
-/** Returns the value as `Annotations`, or throws `ValidationFailed` with its errors. */
+/** The value as `Annotations`, or throws `ValidationFailed`. */
 export function parseAnnotations(value: unknown): Annotations {
-  return $runtime.parsed(validateAnnotations(value), "Annotations");
+  return $rt.parsed(validateAnnotations(value), "Annotations");
 }
 /** Whether a value is a valid `Role`. */
 export function isRole(value: unknown): value is Role {
@@ -2824,19 +2541,19 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $runtime.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
 }
-/** Validates a value as `Role`: the value, or its errors with their paths. */
-export function validateRole(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Role> {
+/** The value as `Role`, or its errors. */
+export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
   if (isRole(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkRole, options);
+  return $rt.invalid(value, $checkRole, options);
 }
-/** Returns the value as `Role`, or throws `ValidationFailed` with its errors. */
+/** The value as `Role`, or throws `ValidationFailed`. */
 export function parseRole(value: unknown): Role {
-  return $runtime.parsed(validateRole(value), "Role");
+  return $rt.parsed(validateRole(value), "Role");
 }
 /** Whether a value is a valid `ImageContent`. */
 export function isImageContent(value: unknown): value is ImageContent {
@@ -2847,8 +2564,7 @@ export function isImageContent(value: unknown): value is ImageContent {
   }
 }
 function $testImageContent(value: unknown): value is ImageContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2860,42 +2576,40 @@ function $testImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.data;
-    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
-    const value4 = value.mimeType;
-    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "image")
-      $runtime.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.data;
+  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  const value4 = value.mimeType;
+  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "image")
+    $rt.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `ImageContent`: the value, or its errors with their paths. */
+/** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ImageContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ImageContent> {
   if (isImageContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkImageContent, options);
+  return $rt.invalid(value, $checkImageContent, options);
 }
-/** Returns the value as `ImageContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ImageContent`, or throws `ValidationFailed`. */
 export function parseImageContent(value: unknown): ImageContent {
-  return $runtime.parsed(validateImageContent(value), "ImageContent");
+  return $rt.parsed(validateImageContent(value), "ImageContent");
 }
 /** Whether a value is a valid `AudioContent`. */
 export function isAudioContent(value: unknown): value is AudioContent {
@@ -2906,8 +2620,7 @@ export function isAudioContent(value: unknown): value is AudioContent {
   }
 }
 function $testAudioContent(value: unknown): value is AudioContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2919,42 +2632,40 @@ function $testAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.data;
-    if (value3 === undefined) $runtime.missing(errors, path, "data", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/data", "type", "a string", value3, at + "/properties/data/type");
-    const value4 = value.mimeType;
-    if (value4 === undefined) $runtime.missing(errors, path, "mimeType", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value4, at + "/properties/mimeType/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "audio")
-      $runtime.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.data;
+  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  const value4 = value.mimeType;
+  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "audio")
+    $rt.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `AudioContent`: the value, or its errors with their paths. */
+/** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<AudioContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<AudioContent> {
   if (isAudioContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkAudioContent, options);
+  return $rt.invalid(value, $checkAudioContent, options);
 }
-/** Returns the value as `AudioContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `AudioContent`, or throws `ValidationFailed`. */
 export function parseAudioContent(value: unknown): AudioContent {
-  return $runtime.parsed(validateAudioContent(value), "AudioContent");
+  return $rt.parsed(validateAudioContent(value), "AudioContent");
 }
 /** Whether a value is a valid `ResourceLink`. */
 export function isResourceLink(value: unknown): value is ResourceLink {
@@ -2965,8 +2676,7 @@ export function isResourceLink(value: unknown): value is ResourceLink {
   }
 }
 function $testResourceLink(value: unknown): value is ResourceLink {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2988,81 +2698,72 @@ function $testResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.description;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/description/type",
-        );
-    }
-    const value4 = value.icons;
-    if (value4 !== undefined) {
-      if (!Array.isArray(value4))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value4, at + "/properties/icons/type");
-      else {
-        for (let i5 = 0; i5 < value4.length; i5++) {
-          if (errors.full) break;
-          const item6 = value4[i5];
-          $checkIcon(item6, path + "/icons/" + i5, errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.description;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+  }
+  const value4 = value.icons;
+  if (value4 !== undefined) {
+    if (!Array.isArray(value4))
+      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    else {
+      for (let i5 = 0; i5 < value4.length; i5++) {
+        if (errors.full) break;
+        const item6 = value4[i5];
+        $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
-    const value7 = value.mimeType;
-    if (value7 !== undefined) {
-      if (typeof value7 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value7, at + "/properties/mimeType/type");
-    }
-    const value8 = value.name;
-    if (value8 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value8 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value8, at + "/properties/name/type");
-    const value9 = value.size;
-    if (value9 !== undefined) {
-      if (!(typeof value9 === "number" && Number.isInteger(value9)))
-        $runtime.unexpected(errors, path + "/size", "type", "an integer", value9, at + "/properties/size/type");
-    }
-    const value10 = value.title;
-    if (value10 !== undefined) {
-      if (typeof value10 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value10, at + "/properties/title/type");
-    }
-    const value11 = value.type;
-    if (value11 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value11 !== "resource_link")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
-    const value12 = value.uri;
-    if (value12 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value12 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value12, at + "/properties/uri/type");
   }
+  const value7 = value.mimeType;
+  if (value7 !== undefined) {
+    if (typeof value7 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value7, at + "/properties/mimeType/type");
+  }
+  const value8 = value.name;
+  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value8 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  const value9 = value.size;
+  if (value9 !== undefined) {
+    if (!(typeof value9 === "number" && Number.isInteger(value9)))
+      $rt.wrongType(errors, path + "/size", "an integer", value9, at + "/properties/size/type");
+  }
+  const value10 = value.title;
+  if (value10 !== undefined) {
+    if (typeof value10 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
+  }
+  const value11 = value.type;
+  if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  else if (value11 !== "resource_link")
+    $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
+  const value12 = value.uri;
+  if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value12 !== "string")
+    $rt.wrongType(errors, path + "/uri", "a string", value12, at + "/properties/uri/type");
 }
-/** Validates a value as `ResourceLink`: the value, or its errors with their paths. */
+/** The value as `ResourceLink`, or its errors. */
 export function validateResourceLink(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ResourceLink> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ResourceLink> {
   if (isResourceLink(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkResourceLink, options);
+  return $rt.invalid(value, $checkResourceLink, options);
 }
-/** Returns the value as `ResourceLink`, or throws `ValidationFailed` with its errors. */
+/** The value as `ResourceLink`, or throws `ValidationFailed`. */
 export function parseResourceLink(value: unknown): ResourceLink {
-  return $runtime.parsed(validateResourceLink(value), "ResourceLink");
+  return $rt.parsed(validateResourceLink(value), "ResourceLink");
 }
 /** Whether a value is a valid `Icon`. */
 export function isIcon(value: unknown): value is Icon {
@@ -3073,8 +2774,7 @@ export function isIcon(value: unknown): value is Icon {
   }
 }
 function $testIcon(value: unknown): value is Icon {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -3084,61 +2784,45 @@ function $testIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkIcon(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.mimeType;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value1, at + "/properties/mimeType/type");
-    }
-    const value2 = value.sizes;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/sizes", "type", "an array", value2, at + "/properties/sizes/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          if (typeof item4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/sizes/" + i3,
-              "type",
-              "a string",
-              item4,
-              at + "/properties/sizes/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.mimeType;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value1, at + "/properties/mimeType/type");
+  }
+  const value2 = value.sizes;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/sizes", "an array", value2, at + "/properties/sizes/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        if (typeof item4 !== "string")
+          $rt.wrongType(errors, path + "/sizes/" + i3, "a string", item4, at + "/properties/sizes/items/type");
       }
     }
-    const value5 = value.src;
-    if (value5 === undefined) $runtime.missing(errors, path, "src", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/src", "type", "a string", value5, at + "/properties/src/type");
-    const value6 = value.theme;
-    if (value6 !== undefined) {
-      if (!(value6 === "dark" || value6 === "light"))
-        $runtime.unexpected(
-          errors,
-          path + "/theme",
-          "enum",
-          'one of "dark" | "light"',
-          value6,
-          at + "/properties/theme/enum",
-        );
-    }
+  }
+  const value5 = value.src;
+  if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
+  else if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/src", "a string", value5, at + "/properties/src/type");
+  const value6 = value.theme;
+  if (value6 !== undefined) {
+    if (!(value6 === "dark" || value6 === "light"))
+      $rt.unexpected(errors, path + "/theme", "enum", 'one of "dark" | "light"', value6, at + "/properties/theme/enum");
   }
 }
-/** Validates a value as `Icon`: the value, or its errors with their paths. */
-export function validateIcon(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Icon> {
+/** The value as `Icon`, or its errors. */
+export function validateIcon(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Icon> {
   if (isIcon(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkIcon, options);
+  return $rt.invalid(value, $checkIcon, options);
 }
-/** Returns the value as `Icon`, or throws `ValidationFailed` with its errors. */
+/** The value as `Icon`, or throws `ValidationFailed`. */
 export function parseIcon(value: unknown): Icon {
-  return $runtime.parsed(validateIcon(value), "Icon");
+  return $rt.parsed(validateIcon(value), "Icon");
 }
 /** Whether a value is a valid `EmbeddedResource`. */
 export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
@@ -3149,8 +2833,7 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
   }
 }
 function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -3160,44 +2843,42 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.resource;
-    if (value3 === undefined) $runtime.missing(errors, path, "resource", at + "/required");
-    else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
-      $runtime.report(
-        errors,
-        path + "/resource",
-        "anyOf",
-        "must match at least one of the 2 allowed schemas",
-        at + "/properties/resource/anyOf",
-      );
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "resource")
-      $runtime.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.resource;
+  if (value3 === undefined) $rt.missing(errors, path, "resource", at + "/required");
+  else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
+    $rt.report(
+      errors,
+      path + "/resource",
+      "anyOf",
+      "must match at least one of the 2 allowed schemas",
+      at + "/properties/resource/anyOf",
+    );
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "resource")
+    $rt.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `EmbeddedResource`: the value, or its errors with their paths. */
+/** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<EmbeddedResource> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<EmbeddedResource> {
   if (isEmbeddedResource(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkEmbeddedResource, options);
+  return $rt.invalid(value, $checkEmbeddedResource, options);
 }
-/** Returns the value as `EmbeddedResource`, or throws `ValidationFailed` with its errors. */
+/** The value as `EmbeddedResource`, or throws `ValidationFailed`. */
 export function parseEmbeddedResource(value: unknown): EmbeddedResource {
-  return $runtime.parsed(validateEmbeddedResource(value), "EmbeddedResource");
+  return $rt.parsed(validateEmbeddedResource(value), "EmbeddedResource");
 }
 /** Whether a value is a valid `TextResourceContents`. */
 export function isTextResourceContents(value: unknown): value is TextResourceContents {
@@ -3208,8 +2889,7 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
   }
 }
 function $testTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.mimeType;
@@ -3219,41 +2899,38 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.mimeType;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value2, at + "/properties/mimeType/type");
-    }
-    const value3 = value.text;
-    if (value3 === undefined) $runtime.missing(errors, path, "text", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/text", "type", "a string", value3, at + "/properties/text/type");
-    const value4 = value.uri;
-    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.mimeType;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value2, at + "/properties/mimeType/type");
+  }
+  const value3 = value.text;
+  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  const value4 = value.uri;
+  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
 }
-/** Validates a value as `TextResourceContents`: the value, or its errors with their paths. */
+/** The value as `TextResourceContents`, or its errors. */
 export function validateTextResourceContents(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TextResourceContents> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TextResourceContents> {
   if (isTextResourceContents(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTextResourceContents, options);
+  return $rt.invalid(value, $checkTextResourceContents, options);
 }
-/** Returns the value as `TextResourceContents`, or throws `ValidationFailed` with its errors. */
+/** The value as `TextResourceContents`, or throws `ValidationFailed`. */
 export function parseTextResourceContents(value: unknown): TextResourceContents {
-  return $runtime.parsed(validateTextResourceContents(value), "TextResourceContents");
+  return $rt.parsed(validateTextResourceContents(value), "TextResourceContents");
 }
 /** Whether a value is a valid `BlobResourceContents`. */
 export function isBlobResourceContents(value: unknown): value is BlobResourceContents {
@@ -3264,8 +2941,7 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
   }
 }
 function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.blob;
@@ -3275,41 +2951,38 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.blob;
-    if (value2 === undefined) $runtime.missing(errors, path, "blob", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/blob", "type", "a string", value2, at + "/properties/blob/type");
-    const value3 = value.mimeType;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(errors, path + "/mimeType", "type", "a string", value3, at + "/properties/mimeType/type");
-    }
-    const value4 = value.uri;
-    if (value4 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value4, at + "/properties/uri/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.blob;
+  if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/blob", "a string", value2, at + "/properties/blob/type");
+  const value3 = value.mimeType;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/mimeType", "a string", value3, at + "/properties/mimeType/type");
+  }
+  const value4 = value.uri;
+  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
 }
-/** Validates a value as `BlobResourceContents`: the value, or its errors with their paths. */
+/** The value as `BlobResourceContents`, or its errors. */
 export function validateBlobResourceContents(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<BlobResourceContents> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<BlobResourceContents> {
   if (isBlobResourceContents(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkBlobResourceContents, options);
+  return $rt.invalid(value, $checkBlobResourceContents, options);
 }
-/** Returns the value as `BlobResourceContents`, or throws `ValidationFailed` with its errors. */
+/** The value as `BlobResourceContents`, or throws `ValidationFailed`. */
 export function parseBlobResourceContents(value: unknown): BlobResourceContents {
-  return $runtime.parsed(validateBlobResourceContents(value), "BlobResourceContents");
+  return $rt.parsed(validateBlobResourceContents(value), "BlobResourceContents");
 }
 /** Whether a value is a valid `ReadResourceRequestParams`. */
 export function isReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
@@ -3320,36 +2993,32 @@ export function isReadResourceRequestParams(value: unknown): value is ReadResour
   }
 }
 function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.uri;
   return typeof value2 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.uri;
-    if (value2 === undefined) $runtime.missing(errors, path, "uri", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/uri", "type", "a string", value2, at + "/properties/uri/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.uri;
+  if (value2 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (typeof value2 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value2, at + "/properties/uri/type");
 }
-/** Validates a value as `ReadResourceRequestParams`: the value, or its errors with their paths. */
+/** The value as `ReadResourceRequestParams`, or its errors. */
 export function validateReadResourceRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ReadResourceRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ReadResourceRequestParams> {
   if (isReadResourceRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkReadResourceRequestParams, options);
+  return $rt.invalid(value, $checkReadResourceRequestParams, options);
 }
-/** Returns the value as `ReadResourceRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ReadResourceRequestParams`, or throws `ValidationFailed`. */
 export function parseReadResourceRequestParams(value: unknown): ReadResourceRequestParams {
-  return $runtime.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
+  return $rt.parsed(validateReadResourceRequestParams(value), "ReadResourceRequestParams");
 }
 /** Whether a value is a valid `GetPromptRequestParams`. */
 export function isGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
@@ -3360,8 +3029,7 @@ export function isGetPromptRequestParams(value: unknown): value is GetPromptRequ
   }
 }
 function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
@@ -3369,56 +3037,46 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
   const value3 = value.name;
   return typeof value3 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.arguments;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/arguments",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/arguments/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          if (typeof item4 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/arguments/" + $runtime.pointerToken(key3),
-              "type",
-              "a string",
-              item4,
-              at + "/properties/arguments/additionalProperties/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.arguments;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        if (typeof item4 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/arguments/" + $rt.pointerToken(key3),
+            "a string",
+            item4,
+            at + "/properties/arguments/additionalProperties/type",
+          );
       }
     }
-    const value5 = value.name;
-    if (value5 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value5 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value5, at + "/properties/name/type");
   }
+  const value5 = value.name;
+  if (value5 === undefined) return $rt.missing(errors, path, "name", at + "/required");
+  if (typeof value5 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value5, at + "/properties/name/type");
 }
-/** Validates a value as `GetPromptRequestParams`: the value, or its errors with their paths. */
+/** The value as `GetPromptRequestParams`, or its errors. */
 export function validateGetPromptRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<GetPromptRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<GetPromptRequestParams> {
   if (isGetPromptRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkGetPromptRequestParams, options);
+  return $rt.invalid(value, $checkGetPromptRequestParams, options);
 }
-/** Returns the value as `GetPromptRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `GetPromptRequestParams`, or throws `ValidationFailed`. */
 export function parseGetPromptRequestParams(value: unknown): GetPromptRequestParams {
-  return $runtime.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
+  return $rt.parsed(validateGetPromptRequestParams(value), "GetPromptRequestParams");
 }
 /** Whether a value is a valid `PromptMessage`. */
 export function isPromptMessage(value: unknown): value is PromptMessage {
@@ -3429,36 +3087,33 @@ export function isPromptMessage(value: unknown): value is PromptMessage {
   }
 }
 function $testPromptMessage(value: unknown): value is PromptMessage {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
   return $testRole(value2);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.content;
-    if (value1 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else $checkContentBlock(value1, path + "/content", errors);
-    const value2 = value.role;
-    if (value2 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value2, path + "/role", errors);
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.content;
+  if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else $checkContentBlock(value1, path + "/content", errors);
+  const value2 = value.role;
+  if (value2 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  $checkRole(value2, path + "/role", errors);
 }
-/** Validates a value as `PromptMessage`: the value, or its errors with their paths. */
+/** The value as `PromptMessage`, or its errors. */
 export function validatePromptMessage(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PromptMessage> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PromptMessage> {
   if (isPromptMessage(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPromptMessage, options);
+  return $rt.invalid(value, $checkPromptMessage, options);
 }
-/** Returns the value as `PromptMessage`, or throws `ValidationFailed` with its errors. */
+/** The value as `PromptMessage`, or throws `ValidationFailed`. */
 export function parsePromptMessage(value: unknown): PromptMessage {
-  return $runtime.parsed(validatePromptMessage(value), "PromptMessage");
+  return $rt.parsed(validatePromptMessage(value), "PromptMessage");
 }
 /** Whether a value is a valid `Tool`. */
 export function isTool(value: unknown): value is Tool {
@@ -3469,8 +3124,7 @@ export function isTool(value: unknown): value is Tool {
   }
 }
 function $testTool(value: unknown): value is Tool {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -3490,67 +3144,58 @@ function $testTool(value: unknown): value is Tool {
   const value9 = value.title;
   return value9 === undefined || typeof value9 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.annotations;
-    if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
-    const value3 = value.description;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value3,
-          at + "/properties/description/type",
-        );
-    }
-    const value4 = value.execution;
-    if (value4 !== undefined) $checkToolExecution(value4, path + "/execution", errors);
-    const value5 = value.icons;
-    if (value5 !== undefined) {
-      if (!Array.isArray(value5))
-        $runtime.unexpected(errors, path + "/icons", "type", "an array", value5, at + "/properties/icons/type");
-      else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          if (errors.full) break;
-          const item7 = value5[i6];
-          $checkIcon(item7, path + "/icons/" + i6, errors);
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+  }
+  const value2 = value.annotations;
+  if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
+  const value3 = value.description;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+  }
+  const value4 = value.execution;
+  if (value4 !== undefined) $checkToolExecution(value4, path + "/execution", errors);
+  const value5 = value.icons;
+  if (value5 !== undefined) {
+    if (!Array.isArray(value5))
+      $rt.wrongType(errors, path + "/icons", "an array", value5, at + "/properties/icons/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
+        const item7 = value5[i6];
+        $checkIcon(item7, path + "/icons/" + i6, errors);
       }
     }
-    const value8 = value.inputSchema;
-    if (value8 === undefined) $runtime.missing(errors, path, "inputSchema", at + "/required");
-    else $checkToolInputSchema(value8, path + "/inputSchema", errors);
-    const value9 = value.name;
-    if (value9 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value9 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value9, at + "/properties/name/type");
-    const value10 = value.outputSchema;
-    if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
-    const value11 = value.title;
-    if (value11 !== undefined) {
-      if (typeof value11 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value11, at + "/properties/title/type");
-    }
+  }
+  const value8 = value.inputSchema;
+  if (value8 === undefined) $rt.missing(errors, path, "inputSchema", at + "/required");
+  else $checkToolInputSchema(value8, path + "/inputSchema", errors);
+  const value9 = value.name;
+  if (value9 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value9 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value9, at + "/properties/name/type");
+  const value10 = value.outputSchema;
+  if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
+  const value11 = value.title;
+  if (value11 !== undefined) {
+    if (typeof value11 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value11, at + "/properties/title/type");
   }
 }
-/** Validates a value as `Tool`: the value, or its errors with their paths. */
-export function validateTool(value: unknown, options?: $runtime.ValidateOptions): $runtime.ValidationResult<Tool> {
+/** The value as `Tool`, or its errors. */
+export function validateTool(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Tool> {
   if (isTool(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTool, options);
+  return $rt.invalid(value, $checkTool, options);
 }
-/** Returns the value as `Tool`, or throws `ValidationFailed` with its errors. */
+/** The value as `Tool`, or throws `ValidationFailed`. */
 export function parseTool(value: unknown): Tool {
-  return $runtime.parsed(validateTool(value), "Tool");
+  return $rt.parsed(validateTool(value), "Tool");
 }
 /** Whether a value is a valid `ToolInputSchema`. */
 export function isToolInputSchema(value: unknown): value is ToolInputSchema {
@@ -3561,8 +3206,7 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
   }
 }
 function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -3572,79 +3216,62 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
-    const value2 = value.properties;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/properties",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/properties/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          if (!$runtime.isJsonObject(item4))
-            $runtime.unexpected(
-              errors,
-              path + "/properties/" + $runtime.pointerToken(key3),
-              "type",
-              "an object",
-              item4,
-              at + "/properties/properties/additionalProperties/type",
-            );
-        }
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!Array.isArray(value5))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
-      else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          if (errors.full) break;
-          const item7 = value5[i6];
-          if (typeof item7 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/required/" + i6,
-              "type",
-              "a string",
-              item7,
-              at + "/properties/required/items/type",
-            );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
+  const value2 = value.properties;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        if (!$rt.isJsonObject(item4))
+          $rt.wrongType(
+            errors,
+            path + "/properties/" + $rt.pointerToken(key3),
+            "an object",
+            item4,
+            at + "/properties/properties/additionalProperties/type",
+          );
+      }
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!Array.isArray(value5))
+      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
+        const item7 = value5[i6];
+        if (typeof item7 !== "string")
+          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
 }
-/** Validates a value as `ToolInputSchema`: the value, or its errors with their paths. */
+/** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolInputSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolInputSchema> {
   if (isToolInputSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolInputSchema, options);
+  return $rt.invalid(value, $checkToolInputSchema, options);
 }
-/** Returns the value as `ToolInputSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolInputSchema`, or throws `ValidationFailed`. */
 export function parseToolInputSchema(value: unknown): ToolInputSchema {
-  return $runtime.parsed(validateToolInputSchema(value), "ToolInputSchema");
+  return $rt.parsed(validateToolInputSchema(value), "ToolInputSchema");
 }
 /** Whether a value is a valid `ToolOutputSchema`. */
 export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
@@ -3655,8 +3282,7 @@ export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
   }
 }
 function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -3666,79 +3292,62 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
-    const value2 = value.properties;
-    if (value2 !== undefined) {
-      if (!$runtime.isJsonObject(value2))
-        $runtime.unexpected(
-          errors,
-          path + "/properties",
-          "type",
-          "an object",
-          value2,
-          at + "/properties/properties/type",
-        );
-      else {
-        for (const key3 in value2) {
-          if (errors.full) break;
-          const item4 = value2[key3];
-          if (!$runtime.isJsonObject(item4))
-            $runtime.unexpected(
-              errors,
-              path + "/properties/" + $runtime.pointerToken(key3),
-              "type",
-              "an object",
-              item4,
-              at + "/properties/properties/additionalProperties/type",
-            );
-        }
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!Array.isArray(value5))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
-      else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          if (errors.full) break;
-          const item7 = value5[i6];
-          if (typeof item7 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/required/" + i6,
-              "type",
-              "a string",
-              item7,
-              at + "/properties/required/items/type",
-            );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
+  const value2 = value.properties;
+  if (value2 !== undefined) {
+    if (!$rt.isJsonObject(value2))
+      $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    else {
+      for (const key3 in value2) {
+        if (errors.full) break;
+        const item4 = value2[key3];
+        if (!$rt.isJsonObject(item4))
+          $rt.wrongType(
+            errors,
+            path + "/properties/" + $rt.pointerToken(key3),
+            "an object",
+            item4,
+            at + "/properties/properties/additionalProperties/type",
+          );
+      }
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!Array.isArray(value5))
+      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
+        const item7 = value5[i6];
+        if (typeof item7 !== "string")
+          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
 }
-/** Validates a value as `ToolOutputSchema`: the value, or its errors with their paths. */
+/** The value as `ToolOutputSchema`, or its errors. */
 export function validateToolOutputSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolOutputSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolOutputSchema> {
   if (isToolOutputSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolOutputSchema, options);
+  return $rt.invalid(value, $checkToolOutputSchema, options);
 }
-/** Returns the value as `ToolOutputSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolOutputSchema`, or throws `ValidationFailed`. */
 export function parseToolOutputSchema(value: unknown): ToolOutputSchema {
-  return $runtime.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
+  return $rt.parsed(validateToolOutputSchema(value), "ToolOutputSchema");
 }
 /** Whether a value is a valid `ToolAnnotations`. */
 export function isToolAnnotations(value: unknown): value is ToolAnnotations {
@@ -3749,8 +3358,7 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
   }
 }
 function $testToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -3762,76 +3370,46 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.destructiveHint;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/destructiveHint",
-          "type",
-          "a boolean",
-          value1,
-          at + "/properties/destructiveHint/type",
-        );
-    }
-    const value2 = value.idempotentHint;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/idempotentHint",
-          "type",
-          "a boolean",
-          value2,
-          at + "/properties/idempotentHint/type",
-        );
-    }
-    const value3 = value.openWorldHint;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/openWorldHint",
-          "type",
-          "a boolean",
-          value3,
-          at + "/properties/openWorldHint/type",
-        );
-    }
-    const value4 = value.readOnlyHint;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "boolean")
-        $runtime.unexpected(
-          errors,
-          path + "/readOnlyHint",
-          "type",
-          "a boolean",
-          value4,
-          at + "/properties/readOnlyHint/type",
-        );
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.destructiveHint;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/destructiveHint", "a boolean", value1, at + "/properties/destructiveHint/type");
+  }
+  const value2 = value.idempotentHint;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "boolean")
+      $rt.wrongType(errors, path + "/idempotentHint", "a boolean", value2, at + "/properties/idempotentHint/type");
+  }
+  const value3 = value.openWorldHint;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "boolean")
+      $rt.wrongType(errors, path + "/openWorldHint", "a boolean", value3, at + "/properties/openWorldHint/type");
+  }
+  const value4 = value.readOnlyHint;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "boolean")
+      $rt.wrongType(errors, path + "/readOnlyHint", "a boolean", value4, at + "/properties/readOnlyHint/type");
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
   }
 }
-/** Validates a value as `ToolAnnotations`: the value, or its errors with their paths. */
+/** The value as `ToolAnnotations`, or its errors. */
 export function validateToolAnnotations(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolAnnotations> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolAnnotations> {
   if (isToolAnnotations(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolAnnotations, options);
+  return $rt.invalid(value, $checkToolAnnotations, options);
 }
-/** Returns the value as `ToolAnnotations`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolAnnotations`, or throws `ValidationFailed`. */
 export function parseToolAnnotations(value: unknown): ToolAnnotations {
-  return $runtime.parsed(validateToolAnnotations(value), "ToolAnnotations");
+  return $rt.parsed(validateToolAnnotations(value), "ToolAnnotations");
 }
 /** Whether a value is a valid `ToolExecution`. */
 export function isToolExecution(value: unknown): value is ToolExecution {
@@ -3842,40 +3420,37 @@ export function isToolExecution(value: unknown): value is ToolExecution {
   }
 }
 function $testToolExecution(value: unknown): value is ToolExecution {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.taskSupport;
   return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
-function $checkToolExecution(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.taskSupport;
-    if (value1 !== undefined) {
-      if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
-        $runtime.unexpected(
-          errors,
-          path + "/taskSupport",
-          "enum",
-          'one of "forbidden" | "optional" | "required"',
-          value1,
-          at + "/properties/taskSupport/enum",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.taskSupport;
+  if (value1 !== undefined) {
+    if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
+      $rt.unexpected(
+        errors,
+        path + "/taskSupport",
+        "enum",
+        'one of "forbidden" | "optional" | "required"',
+        value1,
+        at + "/properties/taskSupport/enum",
+      );
   }
 }
-/** Validates a value as `ToolExecution`: the value, or its errors with their paths. */
+/** The value as `ToolExecution`, or its errors. */
 export function validateToolExecution(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolExecution> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolExecution> {
   if (isToolExecution(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolExecution, options);
+  return $rt.invalid(value, $checkToolExecution, options);
 }
-/** Returns the value as `ToolExecution`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolExecution`, or throws `ValidationFailed`. */
 export function parseToolExecution(value: unknown): ToolExecution {
-  return $runtime.parsed(validateToolExecution(value), "ToolExecution");
+  return $rt.parsed(validateToolExecution(value), "ToolExecution");
 }
 /** Whether a value is a valid `CreateMessageRequestParams`. */
 export function isCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
@@ -3886,8 +3461,7 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
   }
 }
 function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
@@ -3913,126 +3487,102 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.includeContext;
+  if (value2 !== undefined) {
+    if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
+      $rt.unexpected(
+        errors,
+        path + "/includeContext",
+        "enum",
+        'one of "allServers" | "none" | "thisServer"',
+        value2,
+        at + "/properties/includeContext/enum",
+      );
+  }
+  const value3 = value.maxTokens;
+  if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  else if (!(typeof value3 === "number" && Number.isInteger(value3)))
+    $rt.wrongType(errors, path + "/maxTokens", "an integer", value3, at + "/properties/maxTokens/type");
+  const value4 = value.messages;
+  if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  else if (!Array.isArray(value4))
+    $rt.wrongType(errors, path + "/messages", "an array", value4, at + "/properties/messages/type");
   else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.includeContext;
-    if (value2 !== undefined) {
-      if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
-        $runtime.unexpected(
-          errors,
-          path + "/includeContext",
-          "enum",
-          'one of "allServers" | "none" | "thisServer"',
-          value2,
-          at + "/properties/includeContext/enum",
-        );
+    for (let i5 = 0; i5 < value4.length; i5++) {
+      if (errors.full) break;
+      const item6 = value4[i5];
+      $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
     }
-    const value3 = value.maxTokens;
-    if (value3 === undefined) $runtime.missing(errors, path, "maxTokens", at + "/required");
-    else if (!(typeof value3 === "number" && Number.isInteger(value3)))
-      $runtime.unexpected(errors, path + "/maxTokens", "type", "an integer", value3, at + "/properties/maxTokens/type");
-    const value4 = value.messages;
-    if (value4 === undefined) $runtime.missing(errors, path, "messages", at + "/required");
-    else if (!Array.isArray(value4))
-      $runtime.unexpected(errors, path + "/messages", "type", "an array", value4, at + "/properties/messages/type");
+  }
+  const value7 = value.metadata;
+  if (value7 !== undefined) {
+    if (!$rt.isJsonObject(value7))
+      $rt.wrongType(errors, path + "/metadata", "an object", value7, at + "/properties/metadata/type");
+  }
+  const value8 = value.modelPreferences;
+  if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  const value9 = value.stopSequences;
+  if (value9 !== undefined) {
+    if (!Array.isArray(value9))
+      $rt.wrongType(errors, path + "/stopSequences", "an array", value9, at + "/properties/stopSequences/type");
     else {
-      for (let i5 = 0; i5 < value4.length; i5++) {
+      for (let i10 = 0; i10 < value9.length; i10++) {
         if (errors.full) break;
-        const item6 = value4[i5];
-        $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
+        const item11 = value9[i10];
+        if (typeof item11 !== "string")
+          $rt.wrongType(
+            errors,
+            path + "/stopSequences/" + i10,
+            "a string",
+            item11,
+            at + "/properties/stopSequences/items/type",
+          );
       }
     }
-    const value7 = value.metadata;
-    if (value7 !== undefined) {
-      if (!$runtime.isJsonObject(value7))
-        $runtime.unexpected(errors, path + "/metadata", "type", "an object", value7, at + "/properties/metadata/type");
-    }
-    const value8 = value.modelPreferences;
-    if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
-    const value9 = value.stopSequences;
-    if (value9 !== undefined) {
-      if (!Array.isArray(value9))
-        $runtime.unexpected(
-          errors,
-          path + "/stopSequences",
-          "type",
-          "an array",
-          value9,
-          at + "/properties/stopSequences/type",
-        );
-      else {
-        for (let i10 = 0; i10 < value9.length; i10++) {
-          if (errors.full) break;
-          const item11 = value9[i10];
-          if (typeof item11 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/stopSequences/" + i10,
-              "type",
-              "a string",
-              item11,
-              at + "/properties/stopSequences/items/type",
-            );
-        }
-      }
-    }
-    const value12 = value.systemPrompt;
-    if (value12 !== undefined) {
-      if (typeof value12 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/systemPrompt",
-          "type",
-          "a string",
-          value12,
-          at + "/properties/systemPrompt/type",
-        );
-    }
-    const value13 = value.task;
-    if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
-    const value14 = value.temperature;
-    if (value14 !== undefined) {
-      if (!(typeof value14 === "number" && Number.isFinite(value14)))
-        $runtime.unexpected(
-          errors,
-          path + "/temperature",
-          "type",
-          "a number",
-          value14,
-          at + "/properties/temperature/type",
-        );
-    }
-    const value15 = value.toolChoice;
-    if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
-    const value16 = value.tools;
-    if (value16 !== undefined) {
-      if (!Array.isArray(value16))
-        $runtime.unexpected(errors, path + "/tools", "type", "an array", value16, at + "/properties/tools/type");
-      else {
-        for (let i17 = 0; i17 < value16.length; i17++) {
-          if (errors.full) break;
-          const item18 = value16[i17];
-          $checkTool(item18, path + "/tools/" + i17, errors);
-        }
+  }
+  const value12 = value.systemPrompt;
+  if (value12 !== undefined) {
+    if (typeof value12 !== "string")
+      $rt.wrongType(errors, path + "/systemPrompt", "a string", value12, at + "/properties/systemPrompt/type");
+  }
+  const value13 = value.task;
+  if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+  const value14 = value.temperature;
+  if (value14 !== undefined) {
+    if (!(typeof value14 === "number" && Number.isFinite(value14)))
+      $rt.wrongType(errors, path + "/temperature", "a number", value14, at + "/properties/temperature/type");
+  }
+  const value15 = value.toolChoice;
+  if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+  const value16 = value.tools;
+  if (value16 !== undefined) {
+    if (!Array.isArray(value16))
+      $rt.wrongType(errors, path + "/tools", "an array", value16, at + "/properties/tools/type");
+    else {
+      for (let i17 = 0; i17 < value16.length; i17++) {
+        if (errors.full) break;
+        const item18 = value16[i17];
+        $checkTool(item18, path + "/tools/" + i17, errors);
       }
     }
   }
 }
-/** Validates a value as `CreateMessageRequestParams`: the value, or its errors with their paths. */
+/** The value as `CreateMessageRequestParams`, or its errors. */
 export function validateCreateMessageRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<CreateMessageRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<CreateMessageRequestParams> {
   if (isCreateMessageRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkCreateMessageRequestParams, options);
+  return $rt.invalid(value, $checkCreateMessageRequestParams, options);
 }
-/** Returns the value as `CreateMessageRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `CreateMessageRequestParams`, or throws `ValidationFailed`. */
 export function parseCreateMessageRequestParams(value: unknown): CreateMessageRequestParams {
-  return $runtime.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
+  return $rt.parsed(validateCreateMessageRequestParams(value), "CreateMessageRequestParams");
 }
 /** Whether a value is a valid `SamplingMessage`. */
 export function isSamplingMessage(value: unknown): value is SamplingMessage {
@@ -4043,8 +3593,7 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
   }
 }
 function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -4060,48 +3609,46 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!(
-      $testTextContent(value2) ||
-      $testImageContent(value2) ||
-      $testAudioContent(value2) ||
-      $testToolUseContent(value2) ||
-      $testToolResultContent(value2) ||
-      $isSamplingMessageContentBlockArray(value2)
-    ))
-      $runtime.report(
-        errors,
-        path + "/content",
-        "anyOf",
-        "must match at least one of the 6 allowed schemas",
-        at + "/properties/content/anyOf",
-      );
-    const value3 = value.role;
-    if (value3 === undefined) $runtime.missing(errors, path, "role", at + "/required");
-    else $checkRole(value3, path + "/role", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!(
+    $testTextContent(value2) ||
+    $testImageContent(value2) ||
+    $testAudioContent(value2) ||
+    $testToolUseContent(value2) ||
+    $testToolResultContent(value2) ||
+    $isSamplingMessageContentBlockArray(value2)
+  ))
+    $rt.report(
+      errors,
+      path + "/content",
+      "anyOf",
+      "must match at least one of the 6 allowed schemas",
+      at + "/properties/content/anyOf",
+    );
+  const value3 = value.role;
+  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  $checkRole(value3, path + "/role", errors);
 }
-/** Validates a value as `SamplingMessage`: the value, or its errors with their paths. */
+/** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessage> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessage> {
   if (isSamplingMessage(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessage, options);
+  return $rt.invalid(value, $checkSamplingMessage, options);
 }
-/** Returns the value as `SamplingMessage`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessage`, or throws `ValidationFailed`. */
 export function parseSamplingMessage(value: unknown): SamplingMessage {
-  return $runtime.parsed(validateSamplingMessage(value), "SamplingMessage");
+  return $rt.parsed(validateSamplingMessage(value), "SamplingMessage");
 }
 /** Whether a value is a valid `ToolUseContent`. */
 export function isToolUseContent(value: unknown): value is ToolUseContent {
@@ -4112,8 +3659,7 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
   }
 }
 function $testToolUseContent(value: unknown): value is ToolUseContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.id;
@@ -4125,44 +3671,42 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.id;
-    if (value2 === undefined) $runtime.missing(errors, path, "id", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/id", "type", "a string", value2, at + "/properties/id/type");
-    const value3 = value.input;
-    if (value3 === undefined) $runtime.missing(errors, path, "input", at + "/required");
-    else if (!$runtime.isJsonObject(value3))
-      $runtime.unexpected(errors, path + "/input", "type", "an object", value3, at + "/properties/input/type");
-    const value4 = value.name;
-    if (value4 === undefined) $runtime.missing(errors, path, "name", at + "/required");
-    else if (typeof value4 !== "string")
-      $runtime.unexpected(errors, path + "/name", "type", "a string", value4, at + "/properties/name/type");
-    const value5 = value.type;
-    if (value5 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value5 !== "tool_use")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.id;
+  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/type");
+  const value3 = value.input;
+  if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
+  else if (!$rt.isJsonObject(value3))
+    $rt.wrongType(errors, path + "/input", "an object", value3, at + "/properties/input/type");
+  const value4 = value.name;
+  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  else if (typeof value4 !== "string")
+    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  const value5 = value.type;
+  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 !== "tool_use")
+    $rt.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
 }
-/** Validates a value as `ToolUseContent`: the value, or its errors with their paths. */
+/** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolUseContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolUseContent> {
   if (isToolUseContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolUseContent, options);
+  return $rt.invalid(value, $checkToolUseContent, options);
 }
-/** Returns the value as `ToolUseContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolUseContent`, or throws `ValidationFailed`. */
 export function parseToolUseContent(value: unknown): ToolUseContent {
-  return $runtime.parsed(validateToolUseContent(value), "ToolUseContent");
+  return $rt.parsed(validateToolUseContent(value), "ToolUseContent");
 }
 /** Whether a value is a valid `ToolResultContent`. */
 export function isToolResultContent(value: unknown): value is ToolResultContent {
@@ -4173,8 +3717,7 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
   }
 }
 function $testToolResultContent(value: unknown): value is ToolResultContent {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -4188,64 +3731,61 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
   const value6 = value.type;
   return value6 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) {
-      if (!$runtime.isJsonObject(value1))
-        $runtime.unexpected(errors, path + "/_meta", "type", "an object", value1, at + "/properties/_meta/type");
-    }
-    const value2 = value.content;
-    if (value2 === undefined) $runtime.missing(errors, path, "content", at + "/required");
-    else if (!Array.isArray(value2))
-      $runtime.unexpected(errors, path + "/content", "type", "an array", value2, at + "/properties/content/type");
-    else {
-      for (let i3 = 0; i3 < value2.length; i3++) {
-        if (errors.full) break;
-        const item4 = value2[i3];
-        $checkContentBlock(item4, path + "/content/" + i3, errors);
-      }
-    }
-    const value5 = value.isError;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "boolean")
-        $runtime.unexpected(errors, path + "/isError", "type", "a boolean", value5, at + "/properties/isError/type");
-    }
-    const value6 = value.structuredContent;
-    if (value6 !== undefined) {
-      if (!$runtime.isJsonObject(value6))
-        $runtime.unexpected(
-          errors,
-          path + "/structuredContent",
-          "type",
-          "an object",
-          value6,
-          at + "/properties/structuredContent/type",
-        );
-    }
-    const value7 = value.toolUseId;
-    if (value7 === undefined) $runtime.missing(errors, path, "toolUseId", at + "/required");
-    else if (typeof value7 !== "string")
-      $runtime.unexpected(errors, path + "/toolUseId", "type", "a string", value7, at + "/properties/toolUseId/type");
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "tool_result")
-      $runtime.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) {
+    if (!$rt.isJsonObject(value1))
+      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
   }
+  const value2 = value.content;
+  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  else if (!Array.isArray(value2))
+    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
+  else {
+    for (let i3 = 0; i3 < value2.length; i3++) {
+      if (errors.full) break;
+      const item4 = value2[i3];
+      $checkContentBlock(item4, path + "/content/" + i3, errors);
+    }
+  }
+  const value5 = value.isError;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "boolean")
+      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+  }
+  const value6 = value.structuredContent;
+  if (value6 !== undefined) {
+    if (!$rt.isJsonObject(value6))
+      $rt.wrongType(
+        errors,
+        path + "/structuredContent",
+        "an object",
+        value6,
+        at + "/properties/structuredContent/type",
+      );
+  }
+  const value7 = value.toolUseId;
+  if (value7 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
+  else if (typeof value7 !== "string")
+    $rt.wrongType(errors, path + "/toolUseId", "a string", value7, at + "/properties/toolUseId/type");
+  const value8 = value.type;
+  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 !== "tool_result")
+    $rt.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
 }
-/** Validates a value as `ToolResultContent`: the value, or its errors with their paths. */
+/** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolResultContent> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ToolResultContent> {
   if (isToolResultContent(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolResultContent, options);
+  return $rt.invalid(value, $checkToolResultContent, options);
 }
-/** Returns the value as `ToolResultContent`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolResultContent`, or throws `ValidationFailed`. */
 export function parseToolResultContent(value: unknown): ToolResultContent {
-  return $runtime.parsed(validateToolResultContent(value), "ToolResultContent");
+  return $rt.parsed(validateToolResultContent(value), "ToolResultContent");
 }
 /** Whether a value is a valid `SamplingMessageContentBlock`. */
 export function isSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
@@ -4256,8 +3796,7 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
   }
 }
 function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -4280,52 +3819,50 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/anyOf");
-  else {
-    const tag1 = value.type;
-    switch (tag1) {
-      case "text":
-        $checkTextContent(value, path, errors);
-        break;
-      case "image":
-        $checkImageContent(value, path, errors);
-        break;
-      case "audio":
-        $checkAudioContent(value, path, errors);
-        break;
-      case "tool_use":
-        $checkToolUseContent(value, path, errors);
-        break;
-      case "tool_result":
-        $checkToolResultContent(value, path, errors);
-        break;
-      default:
-        if (tag1 === undefined) $runtime.missing(errors, path, "type", at + "/anyOf");
-        else
-          $runtime.unexpected(
-            errors,
-            path + "/type",
-            "discriminator",
-            'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-            tag1,
-            at + "/anyOf",
-          );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  const tag1 = value.type;
+  switch (tag1) {
+    case "text":
+      $checkTextContent(value, path, errors);
+      break;
+    case "image":
+      $checkImageContent(value, path, errors);
+      break;
+    case "audio":
+      $checkAudioContent(value, path, errors);
+      break;
+    case "tool_use":
+      $checkToolUseContent(value, path, errors);
+      break;
+    case "tool_result":
+      $checkToolResultContent(value, path, errors);
+      break;
+    default:
+      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
+      else
+        $rt.unexpected(
+          errors,
+          path + "/type",
+          "discriminator",
+          'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
+          tag1,
+          at + "/anyOf",
+        );
   }
 }
-/** Validates a value as `SamplingMessageContentBlock`: the value, or its errors with their paths. */
+/** The value as `SamplingMessageContentBlock`, or its errors. */
 export function validateSamplingMessageContentBlock(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<SamplingMessageContentBlock> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<SamplingMessageContentBlock> {
   if (isSamplingMessageContentBlock(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkSamplingMessageContentBlock, options);
+  return $rt.invalid(value, $checkSamplingMessageContentBlock, options);
 }
-/** Returns the value as `SamplingMessageContentBlock`, or throws `ValidationFailed` with its errors. */
+/** The value as `SamplingMessageContentBlock`, or throws `ValidationFailed`. */
 export function parseSamplingMessageContentBlock(value: unknown): SamplingMessageContentBlock {
-  return $runtime.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
+  return $rt.parsed(validateSamplingMessageContentBlock(value), "SamplingMessageContentBlock");
 }
 /** Whether a value is a valid `ModelPreferences`. */
 export function isModelPreferences(value: unknown): value is ModelPreferences {
@@ -4336,8 +3873,7 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
   }
 }
 function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -4349,125 +3885,96 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.costPriority;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        $runtime.unexpected(
-          errors,
-          path + "/costPriority",
-          "type",
-          "a number",
-          value1,
-          at + "/properties/costPriority/type",
-        );
-      else {
-        if (!(value1 >= 0))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/costPriority/minimum",
-          );
-        if (!(value1 <= 1))
-          $runtime.report(
-            errors,
-            path + "/costPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/costPriority/maximum",
-          );
-      }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.costPriority;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isFinite(value1)))
+      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+    else {
+      if (!(value1 >= 0))
+        $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
+      if (!(value1 <= 1))
+        $rt.report(errors, path + "/costPriority", "maximum", "must be <= 1", at + "/properties/costPriority/maximum");
     }
-    const value2 = value.hints;
-    if (value2 !== undefined) {
-      if (!Array.isArray(value2))
-        $runtime.unexpected(errors, path + "/hints", "type", "an array", value2, at + "/properties/hints/type");
-      else {
-        for (let i3 = 0; i3 < value2.length; i3++) {
-          if (errors.full) break;
-          const item4 = value2[i3];
-          $checkModelHint(item4, path + "/hints/" + i3, errors);
-        }
-      }
-    }
-    const value5 = value.intelligencePriority;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isFinite(value5)))
-        $runtime.unexpected(
-          errors,
-          path + "/intelligencePriority",
-          "type",
-          "a number",
-          value5,
-          at + "/properties/intelligencePriority/type",
-        );
-      else {
-        if (!(value5 >= 0))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/intelligencePriority/minimum",
-          );
-        if (!(value5 <= 1))
-          $runtime.report(
-            errors,
-            path + "/intelligencePriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/intelligencePriority/maximum",
-          );
-      }
-    }
-    const value6 = value.speedPriority;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $runtime.unexpected(
-          errors,
-          path + "/speedPriority",
-          "type",
-          "a number",
-          value6,
-          at + "/properties/speedPriority/type",
-        );
-      else {
-        if (!(value6 >= 0))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "minimum",
-            "must be >= 0",
-            at + "/properties/speedPriority/minimum",
-          );
-        if (!(value6 <= 1))
-          $runtime.report(
-            errors,
-            path + "/speedPriority",
-            "maximum",
-            "must be <= 1",
-            at + "/properties/speedPriority/maximum",
-          );
+  }
+  const value2 = value.hints;
+  if (value2 !== undefined) {
+    if (!Array.isArray(value2))
+      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    else {
+      for (let i3 = 0; i3 < value2.length; i3++) {
+        if (errors.full) break;
+        const item4 = value2[i3];
+        $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
+  const value5 = value.intelligencePriority;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isFinite(value5)))
+      $rt.wrongType(
+        errors,
+        path + "/intelligencePriority",
+        "a number",
+        value5,
+        at + "/properties/intelligencePriority/type",
+      );
+    else {
+      if (!(value5 >= 0))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/intelligencePriority/minimum",
+        );
+      if (!(value5 <= 1))
+        $rt.report(
+          errors,
+          path + "/intelligencePriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/intelligencePriority/maximum",
+        );
+    }
+  }
+  const value6 = value.speedPriority;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isFinite(value6)))
+      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+    else {
+      if (!(value6 >= 0))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "minimum",
+          "must be >= 0",
+          at + "/properties/speedPriority/minimum",
+        );
+      if (!(value6 <= 1))
+        $rt.report(
+          errors,
+          path + "/speedPriority",
+          "maximum",
+          "must be <= 1",
+          at + "/properties/speedPriority/maximum",
+        );
+    }
+  }
 }
-/** Validates a value as `ModelPreferences`: the value, or its errors with their paths. */
+/** The value as `ModelPreferences`, or its errors. */
 export function validateModelPreferences(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelPreferences> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ModelPreferences> {
   if (isModelPreferences(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelPreferences, options);
+  return $rt.invalid(value, $checkModelPreferences, options);
 }
-/** Returns the value as `ModelPreferences`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelPreferences`, or throws `ValidationFailed`. */
 export function parseModelPreferences(value: unknown): ModelPreferences {
-  return $runtime.parsed(validateModelPreferences(value), "ModelPreferences");
+  return $rt.parsed(validateModelPreferences(value), "ModelPreferences");
 }
 /** Whether a value is a valid `ModelHint`. */
 export function isModelHint(value: unknown): value is ModelHint {
@@ -4478,33 +3985,27 @@ export function isModelHint(value: unknown): value is ModelHint {
   }
 }
 function $testModelHint(value: unknown): value is ModelHint {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.name;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/name", "type", "a string", value1, at + "/properties/name/type");
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.name;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
   }
 }
-/** Validates a value as `ModelHint`: the value, or its errors with their paths. */
-export function validateModelHint(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ModelHint> {
+/** The value as `ModelHint`, or its errors. */
+export function validateModelHint(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ModelHint> {
   if (isModelHint(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkModelHint, options);
+  return $rt.invalid(value, $checkModelHint, options);
 }
-/** Returns the value as `ModelHint`, or throws `ValidationFailed` with its errors. */
+/** The value as `ModelHint`, or throws `ValidationFailed`. */
 export function parseModelHint(value: unknown): ModelHint {
-  return $runtime.parsed(validateModelHint(value), "ModelHint");
+  return $rt.parsed(validateModelHint(value), "ModelHint");
 }
 /** Whether a value is a valid `ToolChoice`. */
 export function isToolChoice(value: unknown): value is ToolChoice {
@@ -4515,40 +4016,34 @@ export function isToolChoice(value: unknown): value is ToolChoice {
   }
 }
 function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.mode;
-    if (value1 !== undefined) {
-      if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-        $runtime.unexpected(
-          errors,
-          path + "/mode",
-          "enum",
-          'one of "auto" | "none" | "required"',
-          value1,
-          at + "/properties/mode/enum",
-        );
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.mode;
+  if (value1 !== undefined) {
+    if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
+      $rt.unexpected(
+        errors,
+        path + "/mode",
+        "enum",
+        'one of "auto" | "none" | "required"',
+        value1,
+        at + "/properties/mode/enum",
+      );
   }
 }
-/** Validates a value as `ToolChoice`: the value, or its errors with their paths. */
-export function validateToolChoice(
-  value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ToolChoice> {
+/** The value as `ToolChoice`, or its errors. */
+export function validateToolChoice(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ToolChoice> {
   if (isToolChoice(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkToolChoice, options);
+  return $rt.invalid(value, $checkToolChoice, options);
 }
-/** Returns the value as `ToolChoice`, or throws `ValidationFailed` with its errors. */
+/** The value as `ToolChoice`, or throws `ValidationFailed`. */
 export function parseToolChoice(value: unknown): ToolChoice {
-  return $runtime.parsed(validateToolChoice(value), "ToolChoice");
+  return $rt.parsed(validateToolChoice(value), "ToolChoice");
 }
 /** Whether a value is a valid `ElicitRequestParams`. */
 export function isElicitRequestParams(value: unknown): value is ElicitRequestParams {
@@ -4561,22 +4056,22 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `ElicitRequestParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestParams`, or its errors. */
 export function validateElicitRequestParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestParams> {
   if (isElicitRequestParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestParams, options);
+  return $rt.invalid(value, $checkElicitRequestParams, options);
 }
-/** Returns the value as `ElicitRequestParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestParams(value: unknown): ElicitRequestParams {
-  return $runtime.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
+  return $rt.parsed(validateElicitRequestParams(value), "ElicitRequestParams");
 }
 /** Whether a value is a valid `ElicitRequestURLParams`. */
 export function isElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
@@ -4587,8 +4082,7 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
   }
 }
 function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
@@ -4602,50 +4096,40 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.elicitationId;
-    if (value2 === undefined) $runtime.missing(errors, path, "elicitationId", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(
-        errors,
-        path + "/elicitationId",
-        "type",
-        "a string",
-        value2,
-        at + "/properties/elicitationId/type",
-      );
-    const value3 = value.message;
-    if (value3 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value3 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value3, at + "/properties/message/type");
-    const value4 = value.mode;
-    if (value4 === undefined) $runtime.missing(errors, path, "mode", at + "/required");
-    else if (value4 !== "url")
-      $runtime.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
-    const value5 = value.task;
-    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
-    const value6 = value.url;
-    if (value6 === undefined) $runtime.missing(errors, path, "url", at + "/required");
-    else if (typeof value6 !== "string")
-      $runtime.unexpected(errors, path + "/url", "type", "a string", value6, at + "/properties/url/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.elicitationId;
+  if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/elicitationId", "a string", value2, at + "/properties/elicitationId/type");
+  const value3 = value.message;
+  if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value3 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value3, at + "/properties/message/type");
+  const value4 = value.mode;
+  if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  else if (value4 !== "url")
+    $rt.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
+  const value5 = value.task;
+  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  const value6 = value.url;
+  if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (typeof value6 !== "string") $rt.wrongType(errors, path + "/url", "a string", value6, at + "/properties/url/type");
 }
-/** Validates a value as `ElicitRequestURLParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestURLParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestURLParams> {
   if (isElicitRequestURLParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestURLParams, options);
+  return $rt.invalid(value, $checkElicitRequestURLParams, options);
 }
-/** Returns the value as `ElicitRequestURLParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestURLParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestURLParams(value: unknown): ElicitRequestURLParams {
-  return $runtime.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
+  return $rt.parsed(validateElicitRequestURLParams(value), "ElicitRequestURLParams");
 }
 /** Whether a value is a valid `ElicitRequestFormParams`. */
 export function isElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
@@ -4656,8 +4140,7 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
   }
 }
 function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
@@ -4669,39 +4152,37 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value5 = value.task;
   return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value._meta;
-    if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
-    const value2 = value.message;
-    if (value2 === undefined) $runtime.missing(errors, path, "message", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/message", "type", "a string", value2, at + "/properties/message/type");
-    const value3 = value.mode;
-    if (value3 !== undefined) {
-      if (value3 !== "form")
-        $runtime.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
-    }
-    const value4 = value.requestedSchema;
-    if (value4 === undefined) $runtime.missing(errors, path, "requestedSchema", at + "/required");
-    else $checkElicitRequestFormParamsRequestedSchema(value4, path + "/requestedSchema", errors);
-    const value5 = value.task;
-    if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value._meta;
+  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  const value2 = value.message;
+  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  else if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+  const value3 = value.mode;
+  if (value3 !== undefined) {
+    if (value3 !== "form")
+      $rt.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
   }
+  const value4 = value.requestedSchema;
+  if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  else $checkElicitRequestFormParamsRequestedSchema(value4, path + "/requestedSchema", errors);
+  const value5 = value.task;
+  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
 }
-/** Validates a value as `ElicitRequestFormParams`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestFormParams> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestFormParams> {
   if (isElicitRequestFormParams(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestFormParams, options);
+  return $rt.invalid(value, $checkElicitRequestFormParams, options);
 }
-/** Returns the value as `ElicitRequestFormParams`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestFormParams`, or throws `ValidationFailed`. */
 export function parseElicitRequestFormParams(value: unknown): ElicitRequestFormParams {
-  return $runtime.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
+  return $rt.parsed(validateElicitRequestFormParams(value), "ElicitRequestFormParams");
 }
 /** Whether a value is a valid `ElicitRequestFormParamsRequestedSchema`. */
 export function isElicitRequestFormParamsRequestedSchema(
@@ -4714,8 +4195,7 @@ export function isElicitRequestFormParamsRequestedSchema(
   }
 }
 function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -4725,73 +4205,54 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.$schema;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/$schema", "type", "a string", value1, at + "/properties/$schema/type");
-    }
-    const value2 = value.properties;
-    if (value2 === undefined) $runtime.missing(errors, path, "properties", at + "/required");
-    else if (!$runtime.isJsonObject(value2))
-      $runtime.unexpected(
-        errors,
-        path + "/properties",
-        "type",
-        "an object",
-        value2,
-        at + "/properties/properties/type",
-      );
-    else {
-      for (const key3 in value2) {
-        if (errors.full) break;
-        const item4 = value2[key3];
-        $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $runtime.pointerToken(key3), errors);
-      }
-    }
-    const value5 = value.required;
-    if (value5 !== undefined) {
-      if (!Array.isArray(value5))
-        $runtime.unexpected(errors, path + "/required", "type", "an array", value5, at + "/properties/required/type");
-      else {
-        for (let i6 = 0; i6 < value5.length; i6++) {
-          if (errors.full) break;
-          const item7 = value5[i6];
-          if (typeof item7 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/required/" + i6,
-              "type",
-              "a string",
-              item7,
-              at + "/properties/required/items/type",
-            );
-        }
-      }
-    }
-    const value8 = value.type;
-    if (value8 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value8 !== "object")
-      $runtime.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.$schema;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
   }
+  const value2 = value.properties;
+  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  else if (!$rt.isJsonObject(value2))
+    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+  else {
+    for (const key3 in value2) {
+      if (errors.full) break;
+      const item4 = value2[key3];
+      $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+    }
+  }
+  const value5 = value.required;
+  if (value5 !== undefined) {
+    if (!Array.isArray(value5))
+      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    else {
+      for (let i6 = 0; i6 < value5.length; i6++) {
+        if (errors.full) break;
+        const item7 = value5[i6];
+        if (typeof item7 !== "string")
+          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+      }
+    }
+  }
+  const value8 = value.type;
+  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 !== "object")
+    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
 }
-/** Validates a value as `ElicitRequestFormParamsRequestedSchema`: the value, or its errors with their paths. */
+/** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<ElicitRequestFormParamsRequestedSchema> {
   if (isElicitRequestFormParamsRequestedSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
+  return $rt.invalid(value, $checkElicitRequestFormParamsRequestedSchema, options);
 }
-/** Returns the value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `ElicitRequestFormParamsRequestedSchema`, or throws `ValidationFailed`. */
 export function parseElicitRequestFormParamsRequestedSchema(value: unknown): ElicitRequestFormParamsRequestedSchema {
-  return $runtime.parsed(
-    validateElicitRequestFormParamsRequestedSchema(value),
-    "ElicitRequestFormParamsRequestedSchema",
-  );
+  return $rt.parsed(validateElicitRequestFormParamsRequestedSchema(value), "ElicitRequestFormParamsRequestedSchema");
 }
 /** Whether a value is a valid `PrimitiveSchemaDefinition`. */
 export function isPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchemaDefinition {
@@ -4813,7 +4274,7 @@ function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchem
     $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
     $testStringSchema(value) ||
@@ -4825,19 +4286,19 @@ function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $
     $testTitledMultiSelectEnumSchema(value) ||
     $testLegacyTitledEnumSchema(value)
   ))
-    $runtime.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
+    $rt.report(errors, path, "anyOf", "must match at least one of the 8 allowed schemas", at + "/anyOf");
 }
-/** Validates a value as `PrimitiveSchemaDefinition`: the value, or its errors with their paths. */
+/** The value as `PrimitiveSchemaDefinition`, or its errors. */
 export function validatePrimitiveSchemaDefinition(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<PrimitiveSchemaDefinition> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<PrimitiveSchemaDefinition> {
   if (isPrimitiveSchemaDefinition(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkPrimitiveSchemaDefinition, options);
+  return $rt.invalid(value, $checkPrimitiveSchemaDefinition, options);
 }
-/** Returns the value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed` with its errors. */
+/** The value as `PrimitiveSchemaDefinition`, or throws `ValidationFailed`. */
 export function parsePrimitiveSchemaDefinition(value: unknown): PrimitiveSchemaDefinition {
-  return $runtime.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
+  return $rt.parsed(validatePrimitiveSchemaDefinition(value), "PrimitiveSchemaDefinition");
 }
 /** Whether a value is a valid `StringSchema`. */
 export function isStringSchema(value: unknown): value is StringSchema {
@@ -4848,8 +4309,7 @@ export function isStringSchema(value: unknown): value is StringSchema {
   }
 }
 function $testStringSchema(value: unknown): value is StringSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4866,85 +4326,62 @@ function $testStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.format;
-    if (value3 !== undefined) {
-      if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-        $runtime.unexpected(
-          errors,
-          path + "/format",
-          "enum",
-          'one of "date" | "date-time" | "email" | "uri"',
-          value3,
-          at + "/properties/format/enum",
-        );
-    }
-    const value4 = value.maxLength;
-    if (value4 !== undefined) {
-      if (!(typeof value4 === "number" && Number.isInteger(value4)))
-        $runtime.unexpected(
-          errors,
-          path + "/maxLength",
-          "type",
-          "an integer",
-          value4,
-          at + "/properties/maxLength/type",
-        );
-    }
-    const value5 = value.minLength;
-    if (value5 !== undefined) {
-      if (!(typeof value5 === "number" && Number.isInteger(value5)))
-        $runtime.unexpected(
-          errors,
-          path + "/minLength",
-          "type",
-          "an integer",
-          value5,
-          at + "/properties/minLength/type",
-        );
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.format;
+  if (value3 !== undefined) {
+    if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
+      $rt.unexpected(
+        errors,
+        path + "/format",
+        "enum",
+        'one of "date" | "date-time" | "email" | "uri"',
+        value3,
+        at + "/properties/format/enum",
+      );
+  }
+  const value4 = value.maxLength;
+  if (value4 !== undefined) {
+    if (!(typeof value4 === "number" && Number.isInteger(value4)))
+      $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+  }
+  const value5 = value.minLength;
+  if (value5 !== undefined) {
+    if (!(typeof value5 === "number" && Number.isInteger(value5)))
+      $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `StringSchema`: the value, or its errors with their paths. */
+/** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<StringSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<StringSchema> {
   if (isStringSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkStringSchema, options);
+  return $rt.invalid(value, $checkStringSchema, options);
 }
-/** Returns the value as `StringSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `StringSchema`, or throws `ValidationFailed`. */
 export function parseStringSchema(value: unknown): StringSchema {
-  return $runtime.parsed(validateStringSchema(value), "StringSchema");
+  return $rt.parsed(validateStringSchema(value), "StringSchema");
 }
 /** Whether a value is a valid `NumberSchema`. */
 export function isNumberSchema(value: unknown): value is NumberSchema {
@@ -4955,8 +4392,7 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
   }
 }
 function $testNumberSchema(value: unknown): value is NumberSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -4970,66 +4406,50 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!(typeof value1 === "number" && Number.isFinite(value1)))
-        $runtime.unexpected(errors, path + "/default", "type", "a number", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.maximum;
-    if (value3 !== undefined) {
-      if (!(typeof value3 === "number" && Number.isFinite(value3)))
-        $runtime.unexpected(errors, path + "/maximum", "type", "a number", value3, at + "/properties/maximum/type");
-    }
-    const value4 = value.minimum;
-    if (value4 !== undefined) {
-      if (!(typeof value4 === "number" && Number.isFinite(value4)))
-        $runtime.unexpected(errors, path + "/minimum", "type", "a number", value4, at + "/properties/minimum/type");
-    }
-    const value5 = value.title;
-    if (value5 !== undefined) {
-      if (typeof value5 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value5, at + "/properties/title/type");
-    }
-    const value6 = value.type;
-    if (value6 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (!(value6 === "integer" || value6 === "number"))
-      $runtime.unexpected(
-        errors,
-        path + "/type",
-        "enum",
-        'one of "integer" | "number"',
-        value6,
-        at + "/properties/type/enum",
-      );
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!(typeof value1 === "number" && Number.isFinite(value1)))
+      $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.maximum;
+  if (value3 !== undefined) {
+    if (!(typeof value3 === "number" && Number.isFinite(value3)))
+      $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+  }
+  const value4 = value.minimum;
+  if (value4 !== undefined) {
+    if (!(typeof value4 === "number" && Number.isFinite(value4)))
+      $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+  }
+  const value5 = value.title;
+  if (value5 !== undefined) {
+    if (typeof value5 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+  }
+  const value6 = value.type;
+  if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (!(value6 === "integer" || value6 === "number"))
+    $rt.unexpected(errors, path + "/type", "enum", 'one of "integer" | "number"', value6, at + "/properties/type/enum");
 }
-/** Validates a value as `NumberSchema`: the value, or its errors with their paths. */
+/** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<NumberSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<NumberSchema> {
   if (isNumberSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkNumberSchema, options);
+  return $rt.invalid(value, $checkNumberSchema, options);
 }
-/** Returns the value as `NumberSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `NumberSchema`, or throws `ValidationFailed`. */
 export function parseNumberSchema(value: unknown): NumberSchema {
-  return $runtime.parsed(validateNumberSchema(value), "NumberSchema");
+  return $rt.parsed(validateNumberSchema(value), "NumberSchema");
 }
 /** Whether a value is a valid `BooleanSchema`. */
 export function isBooleanSchema(value: unknown): value is BooleanSchema {
@@ -5040,8 +4460,7 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
   }
 }
 function $testBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -5051,49 +4470,40 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "boolean")
-        $runtime.unexpected(errors, path + "/default", "type", "a boolean", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.title;
-    if (value3 !== undefined) {
-      if (typeof value3 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value3, at + "/properties/title/type");
-    }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "boolean")
-      $runtime.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "boolean")
+      $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.title;
+  if (value3 !== undefined) {
+    if (typeof value3 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+  }
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "boolean")
+    $rt.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `BooleanSchema`: the value, or its errors with their paths. */
+/** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<BooleanSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<BooleanSchema> {
   if (isBooleanSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkBooleanSchema, options);
+  return $rt.invalid(value, $checkBooleanSchema, options);
 }
-/** Returns the value as `BooleanSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `BooleanSchema`, or throws `ValidationFailed`. */
 export function parseBooleanSchema(value: unknown): BooleanSchema {
-  return $runtime.parsed(validateBooleanSchema(value), "BooleanSchema");
+  return $rt.parsed(validateBooleanSchema(value), "BooleanSchema");
 }
 /** Whether a value is a valid `UntitledSingleSelectEnumSchema`. */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
@@ -5104,8 +4514,7 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
   }
 }
 function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5117,68 +4526,52 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledSingleSelectEnumSchema> {
   if (isUntitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkUntitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseUntitledSingleSelectEnumSchema(value: unknown): UntitledSingleSelectEnumSchema {
-  return $runtime.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
+  return $rt.parsed(validateUntitledSingleSelectEnumSchema(value), "UntitledSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `TitledSingleSelectEnumSchema`. */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
@@ -5189,8 +4582,7 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
   }
 }
 function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5202,60 +4594,51 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.oneOf;
-    if (value3 === undefined) $runtime.missing(errors, path, "oneOf", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/oneOf", "type", "an array", value3, at + "/properties/oneOf/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
-      }
-    }
-    const value6 = value.title;
-    if (value6 !== undefined) {
-      if (typeof value6 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value6, at + "/properties/title/type");
-    }
-    const value7 = value.type;
-    if (value7 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value7 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.oneOf;
+  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
+    }
+  }
+  const value6 = value.title;
+  if (value6 !== undefined) {
+    if (typeof value6 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+  }
+  const value7 = value.type;
+  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
 }
-/** Validates a value as `TitledSingleSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledSingleSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledSingleSelectEnumSchema> {
   if (isTitledSingleSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchema, options);
+  return $rt.invalid(value, $checkTitledSingleSelectEnumSchema, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledSingleSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseTitledSingleSelectEnumSchema(value: unknown): TitledSingleSelectEnumSchema {
-  return $runtime.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
+  return $rt.parsed(validateTitledSingleSelectEnumSchema(value), "TitledSingleSelectEnumSchema");
 }
 /** Whether a value is a valid `TitledSingleSelectEnumSchemaItem`. */
 export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
@@ -5266,38 +4649,35 @@ export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is Tit
   }
 }
 function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
 }
-/** Validates a value as `TitledSingleSelectEnumSchemaItem`: the value, or its errors with their paths. */
+/** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
 export function validateTitledSingleSelectEnumSchemaItem(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledSingleSelectEnumSchemaItem> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledSingleSelectEnumSchemaItem> {
   if (isTitledSingleSelectEnumSchemaItem(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
+  return $rt.invalid(value, $checkTitledSingleSelectEnumSchemaItem, options);
 }
-/** Returns the value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledSingleSelectEnumSchemaItem`, or throws `ValidationFailed`. */
 export function parseTitledSingleSelectEnumSchemaItem(value: unknown): TitledSingleSelectEnumSchemaItem {
-  return $runtime.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
+  return $rt.parsed(validateTitledSingleSelectEnumSchemaItem(value), "TitledSingleSelectEnumSchemaItem");
 }
 /** Whether a value is a valid `UntitledMultiSelectEnumSchema`. */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
@@ -5308,8 +4688,7 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
   }
 }
 function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -5325,77 +4704,61 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/default/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/default/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
       }
     }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/description/type",
-        );
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $runtime.unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (typeof value8 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value9 !== "array")
-      $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isInteger(value6)))
+      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (typeof value8 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+  }
+  const value9 = value.type;
+  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 !== "array")
+    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledMultiSelectEnumSchema> {
   if (isUntitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkUntitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseUntitledMultiSelectEnumSchema(value: unknown): UntitledMultiSelectEnumSchema {
-  return $runtime.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
+  return $rt.parsed(validateUntitledMultiSelectEnumSchema(value), "UntitledMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `UntitledMultiSelectEnumSchemaItems`. */
 export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
@@ -5406,53 +4769,43 @@ export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is U
   }
 }
 function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.enum;
+  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value1))
+    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
   else {
-    const value1 = value.enum;
-    if (value1 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value1, at + "/properties/enum/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        if (typeof item3 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i2,
-            "type",
-            "a string",
-            item3,
-            at + "/properties/enum/items/type",
-          );
-      }
+    for (let i2 = 0; i2 < value1.length; i2++) {
+      if (errors.full) break;
+      const item3 = value1[i2];
+      if (typeof item3 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
     }
-    const value4 = value.type;
-    if (value4 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value4 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
   }
+  const value4 = value.type;
+  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
 }
-/** Validates a value as `UntitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
+/** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<UntitledMultiSelectEnumSchemaItems> {
   if (isUntitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
+  return $rt.invalid(value, $checkUntitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `UntitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed`. */
 export function parseUntitledMultiSelectEnumSchemaItems(value: unknown): UntitledMultiSelectEnumSchemaItems {
-  return $runtime.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
+  return $rt.parsed(validateUntitledMultiSelectEnumSchemaItems(value), "UntitledMultiSelectEnumSchemaItems");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchema`. */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
@@ -5463,8 +4816,7 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
   }
 }
 function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -5480,77 +4832,61 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (!Array.isArray(value1))
-        $runtime.unexpected(errors, path + "/default", "type", "an array", value1, at + "/properties/default/type");
-      else {
-        for (let i2 = 0; i2 < value1.length; i2++) {
-          if (errors.full) break;
-          const item3 = value1[i2];
-          if (typeof item3 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/default/" + i2,
-              "type",
-              "a string",
-              item3,
-              at + "/properties/default/items/type",
-            );
-        }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (!Array.isArray(value1))
+      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    else {
+      for (let i2 = 0; i2 < value1.length; i2++) {
+        if (errors.full) break;
+        const item3 = value1[i2];
+        if (typeof item3 !== "string")
+          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
       }
     }
-    const value4 = value.description;
-    if (value4 !== undefined) {
-      if (typeof value4 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value4,
-          at + "/properties/description/type",
-        );
-    }
-    const value5 = value.items;
-    if (value5 === undefined) $runtime.missing(errors, path, "items", at + "/required");
-    else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
-    const value6 = value.maxItems;
-    if (value6 !== undefined) {
-      if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $runtime.unexpected(errors, path + "/maxItems", "type", "an integer", value6, at + "/properties/maxItems/type");
-    }
-    const value7 = value.minItems;
-    if (value7 !== undefined) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $runtime.unexpected(errors, path + "/minItems", "type", "an integer", value7, at + "/properties/minItems/type");
-    }
-    const value8 = value.title;
-    if (value8 !== undefined) {
-      if (typeof value8 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value8, at + "/properties/title/type");
-    }
-    const value9 = value.type;
-    if (value9 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value9 !== "array")
-      $runtime.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
   }
+  const value4 = value.description;
+  if (value4 !== undefined) {
+    if (typeof value4 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+  }
+  const value5 = value.items;
+  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  const value6 = value.maxItems;
+  if (value6 !== undefined) {
+    if (!(typeof value6 === "number" && Number.isInteger(value6)))
+      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+  }
+  const value7 = value.minItems;
+  if (value7 !== undefined) {
+    if (!(typeof value7 === "number" && Number.isInteger(value7)))
+      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+  }
+  const value8 = value.title;
+  if (value8 !== undefined) {
+    if (typeof value8 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+  }
+  const value9 = value.type;
+  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 !== "array")
+    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
 }
-/** Validates a value as `TitledMultiSelectEnumSchema`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchema> {
   if (isTitledMultiSelectEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchema, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchema, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchema`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchema(value: unknown): TitledMultiSelectEnumSchema {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
+  return $rt.parsed(validateTitledMultiSelectEnumSchema(value), "TitledMultiSelectEnumSchema");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchemaItems`. */
 export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
@@ -5561,39 +4897,34 @@ export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is Tit
   }
 }
 function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.anyOf;
-    if (value1 === undefined) $runtime.missing(errors, path, "anyOf", at + "/required");
-    else if (!Array.isArray(value1))
-      $runtime.unexpected(errors, path + "/anyOf", "type", "an array", value1, at + "/properties/anyOf/type");
-    else {
-      for (let i2 = 0; i2 < value1.length; i2++) {
-        if (errors.full) break;
-        const item3 = value1[i2];
-        $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
-      }
-    }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.anyOf;
+  if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
+  if (!Array.isArray(value1))
+    return $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  for (let i2 = 0; i2 < value1.length; i2++) {
+    if (errors.full) break;
+    const item3 = value1[i2];
+    $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
   }
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItems`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItems(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItems> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchemaItems> {
   if (isTitledMultiSelectEnumSchemaItems(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchemaItems, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchemaItems`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchemaItems(value: unknown): TitledMultiSelectEnumSchemaItems {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
+  return $rt.parsed(validateTitledMultiSelectEnumSchemaItems(value), "TitledMultiSelectEnumSchemaItems");
 }
 /** Whether a value is a valid `TitledMultiSelectEnumSchemaItemsItem`. */
 export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
@@ -5604,39 +4935,36 @@ export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is
   }
 }
 function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.const;
-    if (value1 === undefined) $runtime.missing(errors, path, "const", at + "/required");
-    else if (typeof value1 !== "string")
-      $runtime.unexpected(errors, path + "/const", "type", "a string", value1, at + "/properties/const/type");
-    const value2 = value.title;
-    if (value2 === undefined) $runtime.missing(errors, path, "title", at + "/required");
-    else if (typeof value2 !== "string")
-      $runtime.unexpected(errors, path + "/title", "type", "a string", value2, at + "/properties/title/type");
-  }
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.const;
+  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  else if (typeof value1 !== "string")
+    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  const value2 = value.title;
+  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (typeof value2 !== "string")
+    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
 }
-/** Validates a value as `TitledMultiSelectEnumSchemaItemsItem`: the value, or its errors with their paths. */
+/** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<TitledMultiSelectEnumSchemaItemsItem> {
   if (isTitledMultiSelectEnumSchemaItemsItem(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
+  return $rt.invalid(value, $checkTitledMultiSelectEnumSchemaItemsItem, options);
 }
-/** Returns the value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed` with its errors. */
+/** The value as `TitledMultiSelectEnumSchemaItemsItem`, or throws `ValidationFailed`. */
 export function parseTitledMultiSelectEnumSchemaItemsItem(value: unknown): TitledMultiSelectEnumSchemaItemsItem {
-  return $runtime.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
+  return $rt.parsed(validateTitledMultiSelectEnumSchemaItemsItem(value), "TitledMultiSelectEnumSchemaItemsItem");
 }
 /** Whether a value is a valid `LegacyTitledEnumSchema`. */
 export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
@@ -5647,8 +4975,7 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
   }
 }
 function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5662,88 +4989,65 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $runtime.ErrorList): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$runtime.isJsonObject(value)) $runtime.unexpected(errors, path, "type", "an object", value, at + "/type");
-  else {
-    const value1 = value.default;
-    if (value1 !== undefined) {
-      if (typeof value1 !== "string")
-        $runtime.unexpected(errors, path + "/default", "type", "a string", value1, at + "/properties/default/type");
-    }
-    const value2 = value.description;
-    if (value2 !== undefined) {
-      if (typeof value2 !== "string")
-        $runtime.unexpected(
-          errors,
-          path + "/description",
-          "type",
-          "a string",
-          value2,
-          at + "/properties/description/type",
-        );
-    }
-    const value3 = value.enum;
-    if (value3 === undefined) $runtime.missing(errors, path, "enum", at + "/required");
-    else if (!Array.isArray(value3))
-      $runtime.unexpected(errors, path + "/enum", "type", "an array", value3, at + "/properties/enum/type");
-    else {
-      for (let i4 = 0; i4 < value3.length; i4++) {
-        if (errors.full) break;
-        const item5 = value3[i4];
-        if (typeof item5 !== "string")
-          $runtime.unexpected(
-            errors,
-            path + "/enum/" + i4,
-            "type",
-            "a string",
-            item5,
-            at + "/properties/enum/items/type",
-          );
-      }
-    }
-    const value6 = value.enumNames;
-    if (value6 !== undefined) {
-      if (!Array.isArray(value6))
-        $runtime.unexpected(errors, path + "/enumNames", "type", "an array", value6, at + "/properties/enumNames/type");
-      else {
-        for (let i7 = 0; i7 < value6.length; i7++) {
-          if (errors.full) break;
-          const item8 = value6[i7];
-          if (typeof item8 !== "string")
-            $runtime.unexpected(
-              errors,
-              path + "/enumNames/" + i7,
-              "type",
-              "a string",
-              item8,
-              at + "/properties/enumNames/items/type",
-            );
-        }
-      }
-    }
-    const value9 = value.title;
-    if (value9 !== undefined) {
-      if (typeof value9 !== "string")
-        $runtime.unexpected(errors, path + "/title", "type", "a string", value9, at + "/properties/title/type");
-    }
-    const value10 = value.type;
-    if (value10 === undefined) $runtime.missing(errors, path, "type", at + "/required");
-    else if (value10 !== "string")
-      $runtime.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
+  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  const value1 = value.default;
+  if (value1 !== undefined) {
+    if (typeof value1 !== "string")
+      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
   }
+  const value2 = value.description;
+  if (value2 !== undefined) {
+    if (typeof value2 !== "string")
+      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+  }
+  const value3 = value.enum;
+  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  else if (!Array.isArray(value3))
+    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else {
+    for (let i4 = 0; i4 < value3.length; i4++) {
+      if (errors.full) break;
+      const item5 = value3[i4];
+      if (typeof item5 !== "string")
+        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+    }
+  }
+  const value6 = value.enumNames;
+  if (value6 !== undefined) {
+    if (!Array.isArray(value6))
+      $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+    else {
+      for (let i7 = 0; i7 < value6.length; i7++) {
+        if (errors.full) break;
+        const item8 = value6[i7];
+        if (typeof item8 !== "string")
+          $rt.wrongType(errors, path + "/enumNames/" + i7, "a string", item8, at + "/properties/enumNames/items/type");
+      }
+    }
+  }
+  const value9 = value.title;
+  if (value9 !== undefined) {
+    if (typeof value9 !== "string")
+      $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+  }
+  const value10 = value.type;
+  if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value10 !== "string")
+    $rt.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
 }
-/** Validates a value as `LegacyTitledEnumSchema`: the value, or its errors with their paths. */
+/** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(
   value: unknown,
-  options?: $runtime.ValidateOptions,
-): $runtime.ValidationResult<LegacyTitledEnumSchema> {
+  options?: $rt.ValidateOptions,
+): $rt.ValidationResult<LegacyTitledEnumSchema> {
   if (isLegacyTitledEnumSchema(value)) return { ok: true, value };
-  return $runtime.invalid(value, $checkLegacyTitledEnumSchema, options);
+  return $rt.invalid(value, $checkLegacyTitledEnumSchema, options);
 }
-/** Returns the value as `LegacyTitledEnumSchema`, or throws `ValidationFailed` with its errors. */
+/** The value as `LegacyTitledEnumSchema`, or throws `ValidationFailed`. */
 export function parseLegacyTitledEnumSchema(value: unknown): LegacyTitledEnumSchema {
-  return $runtime.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
+  return $rt.parsed(validateLegacyTitledEnumSchema(value), "LegacyTitledEnumSchema");
 }
 
 function $isInteger(value: unknown): boolean {
@@ -5756,7 +5060,7 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isObject(value: unknown): boolean {
-  return $runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value));
+  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isTaskArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -5808,8 +5112,7 @@ function $isStringArray(value: unknown): boolean {
   return true;
 }
 function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -5846,8 +5149,7 @@ function $isIconArray(value: unknown): boolean {
   return true;
 }
 function $isStringMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;
@@ -5855,8 +5157,7 @@ function $isStringMap(value: unknown): boolean {
   return true;
 }
 function $isObjectMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$isObject(item2)) return false;
@@ -5878,8 +5179,7 @@ function $isModelHintArray(value: unknown): boolean {
   return true;
 }
 function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!($runtime.isNonNullObject(value) && (value.constructor === Object || $runtime.hasJsonPrototype(value))))
-    return false;
+  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testPrimitiveSchemaDefinition(item2)) return false;

@@ -52,6 +52,7 @@ import {
   not,
   or,
   plus,
+  ret,
   substituteAll,
   switchOn,
   TRUE,
@@ -100,7 +101,8 @@ export class CheckEmitter {
    * A body that declares `at`, the schema location of what it checks, when some location it
    * reports lies under it (those are written `at + "/rest"`, to keep the code short).
    */
-  private withAt(code: Stmt[], loc: SourceLocation): CheckBody {
+  private withAt(body: Stmt[], loc: SourceLocation): CheckBody {
+    const code = guardClauses(body);
     const at = formatLocation(loc);
     if (!locationsOf(code).some((l) => l === at || l.startsWith(`${at}/`))) return { body: code, at: undefined };
     return { body: [constant("at", this.locationExpression(loc)), ...code], at };
@@ -137,7 +139,7 @@ export class CheckEmitter {
   }
 
   private typeError(path: Expr, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
-    return this.unexpected(path, "type", expected, v, node, schemaKeyword);
+    return exprStmt(call(this.scope.runtime("wrongType"), ERRORS, path, str(expected), v, this.schemaPath(node, schemaKeyword)));
   }
 
   private unexpected(path: Expr, keyword: string, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
@@ -497,6 +499,19 @@ export class CheckEmitter {
     const body = [constant(tag, propertyAccess(v, discriminator.property, this.scope)), switchOn(id(tag), cases, ifElse(compare(id(tag), "===", UNDEFINED), [missing], [unknown]))];
     return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.typeError(path, "an object", v, node)], body);
   }
+}
+
+/**
+ * A function body whose last statement is `if (test) report; else { rest }` as a guard clause:
+ * `if (test) return report; rest`, once more for the rest. The same checks, one level less nested
+ * (the usual object check: `if (!isJsonObject(value)) return wrongType(…);` and then its members).
+ * Only at a function's top level: in code inlined into another function, a `return` would skip
+ * what follows it there.
+ */
+function guardClauses(body: readonly Stmt[]): Stmt[] {
+  const last = body.at(-1);
+  if (last?.kind !== "if" || last.otherwise.length === 0 || last.then.length !== 1 || last.then[0]!.kind !== "expr") return [...body];
+  return [...body.slice(0, -1), ...ifElse(last.test, [ret(last.then[0].expr)]), ...guardClauses(last.otherwise)];
 }
 
 /** How many pointer tokens of a schema location a check function spells out (see locationExpression). */

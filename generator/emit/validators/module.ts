@@ -5,7 +5,7 @@
  * functions; the exported ones are the entry, whose own `try` answers a value that throws when
  * read (too deep for the stack, cyclic, a throwing getter or Proxy) as invalid instead of throwing.
  * No imports beyond the set's own `types.ts` and `runtime.ts`; no eval at run time. The runtime
- * is imported as one namespace, `$runtime`, so its names never meet a definition's (see scope.ts).
+ * is imported as one namespace, `$rt`, so its names never meet a definition's (see scope.ts).
  */
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
@@ -74,7 +74,7 @@ export function emitValidators(model: Model): string {
       },
       {
         name: `validate${name}`,
-        doc: `Validates a value as \`${name}\`: the value, or its errors with their paths.`,
+        doc: `The value as \`${name}\`, or its errors.`,
         exported: true,
         params: [
           { name: "value", type: "unknown" },
@@ -89,7 +89,7 @@ export function emitValidators(model: Model): string {
       },
       {
         name: `parse${name}`,
-        doc: `Returns the value as \`${name}\`, or throws \`ValidationFailed\` with its errors.`,
+        doc: `The value as \`${name}\`, or throws \`ValidationFailed\`.`,
         exported: true,
         params: [{ name: "value", type: "unknown" }],
         returns: name,

@@ -7,7 +7,7 @@
  * guarantees it):
  * - public functions are `is`/`validate`/`parse` + a definition name, and definition types are
  *   imported under their own names (type space only);
- * - everything private at module level starts with `$`: the runtime namespace `$runtime`, the
+ * - everything private at module level starts with `$`: the runtime namespace `$rt`, the
  *   constants (`$pattern1`), the private tests `$testX` and checks `$checkX` of definitions, and
  *   the helpers (`$isNullOrString`, named by what they
  *   check, see helper-names.ts; `$isXPart1` for a part of a big definition), so no definition-derived
@@ -21,7 +21,7 @@
 import { and, call, compare, id, member, namesOf, or, str, type Expr, type FunctionDecl } from "./codegen/nodes.js";
 import { printFunction } from "./codegen/print.js";
 
-export const RUNTIME_NAMESPACE = "$runtime";
+export const RUNTIME_NAMESPACE = "$rt";
 
 /** A module-level declaration as text, with the module-level names it reads. */
 export interface Declaration {

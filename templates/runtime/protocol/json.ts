@@ -522,6 +522,11 @@ export function unexpected(
   errors.addUnexpected(path, keyword, expected, value, schemaPath);
 }
 
+/** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */
+export function wrongType(errors: ErrorList, path: string, expected: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", expected, value, schemaPath);
+}
+
 /** Reports a required property that is absent. */
 export function missing(errors: ErrorList, path: string, name: string, schemaPath: string): void {
   errors.addMissing(path, name, schemaPath);

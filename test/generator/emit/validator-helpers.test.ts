@@ -155,7 +155,7 @@ describe("each entry calls its own test", () => {
     expect(is).toMatch(/try \{\n\s*return \$testItem\(value\);\n\s*\} catch \{\n\s*return false;/);
     const validate = /export function validateItem\([^]*?\n\}/.exec(validators)![0];
     expect(validate).toMatch(/if \(isItem\(value\)\) return \{ ok: true, value \};/);
-    expect(validate).toMatch(/\$runtime\.invalid\(value, \$checkItem, options\)/);
+    expect(validate).toMatch(/\$rt\.invalid\(value, \$checkItem, options\)/);
     expect(validators).not.toMatch(/guarded|validateWith/);
   });
 });

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7ab63bc88b466bcac1bab0d9c112fcf07a9b2ab37feccb4192b68c9436d5b937 d1ba9836b376caa95e2b59e0e6e5f680b12fd66040ca79cc4876e0a57299b581
+// Fingerprint: e29321948f4936ad98a315fa091ea87807c4833021cf2d43c2ef0a741b0f2697 69a66d80c5a59829d8e8e39517e0cd4a7106d6bbde72c4d20d346a5393ba2f96
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -528,6 +528,11 @@ export function unexpected(
   schemaPath: string,
 ): void {
   errors.addUnexpected(path, keyword, expected, value, schemaPath);
+}
+
+/** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */
+export function wrongType(errors: ErrorList, path: string, expected: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", expected, value, schemaPath);
 }
 
 /** Reports a required property that is absent. */

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7ab63bc88b466bcac1bab0d9c112fcf07a9b2ab37feccb4192b68c9436d5b937 d1ba9836b376caa95e2b59e0e6e5f680b12fd66040ca79cc4876e0a57299b581
+// Fingerprint: e29321948f4936ad98a315fa091ea87807c4833021cf2d43c2ef0a741b0f2697 69a66d80c5a59829d8e8e39517e0cd4a7106d6bbde72c4d20d346a5393ba2f96
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -527,6 +527,11 @@ export function unexpected(
   schemaPath: string,
 ): void {
   errors.addUnexpected(path, keyword, expected, value, schemaPath);
+}
+
+/** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */
+export function wrongType(errors: ErrorList, path: string, expected: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", expected, value, schemaPath);
 }
 
 /** Reports a required property that is absent. */

@@ -6,7 +6,7 @@
  * work on nodes, and print.ts turns them into text once. Nothing is parsed back from text.
  *
  * Names: a `string` is a fixed identifier (a parameter such as `value`, `path`, `errors`, `at`, or a
- * module-level name: `$isX`, `$runtime.isObject`, `isTask`); a `Local` is a local variable whose
+ * module-level name: `$isX`, `$rt.isObject`, `isTask`); a `Local` is a local variable whose
  * number is given when its function is printed (`value1`, `key2`), so that code built for one
  * function can be inlined into another without clashes. Code for a schema is built for the
  * parameters `value` and `path`, and placed elsewhere by substituting them (`substitute`).
