@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 81c95e2577f414f65cfca923e06ddc24dd380bbc173ee1015308ad2a88dbfec4 6eaf1df799b400e2884da495c37e1e19d248ac17b2a347fa91ea2779cbc2ada8
+// Fingerprint: 89f1313c35f18c90f5882047ee1635fb88bd87c5a938ea05a57173644cd48747 eb2b436b59aee1f812fd3dba5342e1a3231a0e9041ad64d2baeaff5d2ca9c16d
 
 import type {
   CancelTaskRequest,
@@ -164,13 +164,9 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (typeof value3 !== "string") return false;
+  if (value3 !== "tasks/cancel") return false;
   const value4 = value.params;
-  if (value4 !== undefined && !$isObject(value4)) return false;
-  const value5 = value.method;
-  if (value5 !== "tasks/cancel") return false;
-  const value6 = value.params;
-  return $testCancelTaskRequestParams(value6);
+  return $testCancelTaskRequestParams(value4);
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
@@ -256,9 +252,7 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.resultType;
-  return value3 === "complete";
+  return value2 === "complete";
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
@@ -568,40 +562,38 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
-  const value2 = value.resultType;
+  const value2 = value.taskId;
   if (typeof value2 !== "string") return false;
-  const value3 = value.taskId;
-  if (typeof value3 !== "string") return false;
-  const value4 = value.status;
-  if (!$testTaskStatus(value4)) return false;
-  const value5 = value.statusMessage;
-  if (value5 !== undefined && typeof value5 !== "string") return false;
-  const value6 = value.createdAt;
+  const value3 = value.status;
+  if (!$testTaskStatus(value3)) return false;
+  const value4 = value.statusMessage;
+  if (value4 !== undefined && typeof value4 !== "string") return false;
+  const value5 = value.createdAt;
+  if (typeof value5 !== "string") return false;
+  const value6 = value.lastUpdatedAt;
   if (typeof value6 !== "string") return false;
-  const value7 = value.lastUpdatedAt;
-  if (typeof value7 !== "string") return false;
-  const value8 = value.ttlMs;
+  const value7 = value.ttlMs;
   if (!(
-    (typeof value8 === "number" &&
-      Number.isInteger(value8) &&
-      value8 >= -9007199254740991 &&
-      value8 <= 9007199254740991) ||
-    value8 === null
+    (typeof value7 === "number" &&
+      Number.isInteger(value7) &&
+      value7 >= -9007199254740991 &&
+      value7 <= 9007199254740991) ||
+    value7 === null
   ))
     return false;
-  const value9 = value.pollIntervalMs;
+  const value8 = value.pollIntervalMs;
   if (
-    value9 !== undefined &&
+    value8 !== undefined &&
     !(
-      typeof value9 === "number" &&
-      Number.isInteger(value9) &&
-      value9 >= -9007199254740991 &&
-      value9 <= 9007199254740991
+      typeof value8 === "number" &&
+      Number.isInteger(value8) &&
+      value8 >= -9007199254740991 &&
+      value8 <= 9007199254740991
     )
   )
     return false;
-  const value10 = value.resultType;
-  return value10 === "task";
+  const value9 = value.resultType;
+  return value9 === "task";
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
@@ -859,13 +851,9 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (typeof value3 !== "string") return false;
+  if (value3 !== "tasks/get") return false;
   const value4 = value.params;
-  if (value4 !== undefined && !$isObject(value4)) return false;
-  const value5 = value.method;
-  if (value5 !== "tasks/get") return false;
-  const value6 = value.params;
-  return $testGetTaskRequestParams(value6);
+  return $testGetTaskRequestParams(value4);
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
@@ -1246,8 +1234,7 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!$testNotificationParams(value)) return false;
-  if (!$testDetailedTask(value)) return false;
-  return $isObject(value);
+  return $testDetailedTask(value);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
@@ -1288,13 +1275,9 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
-  if (typeof value2 !== "string") return false;
+  if (value2 !== "notifications/tasks") return false;
   const value3 = value.params;
-  if (value3 !== undefined && !$isObject(value3)) return false;
-  const value4 = value.method;
-  if (value4 !== "notifications/tasks") return false;
-  const value5 = value.params;
-  return $testTaskStatusNotificationParams(value5);
+  return $testTaskStatusNotificationParams(value3);
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
@@ -1524,13 +1507,9 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
-  if (typeof value3 !== "string") return false;
+  if (value3 !== "tasks/update") return false;
   const value4 = value.params;
-  if (value4 !== undefined && !$isObject(value4)) return false;
-  const value5 = value.method;
-  if (value5 !== "tasks/update") return false;
-  const value6 = value.params;
-  return $testUpdateTaskRequestParams(value6);
+  return $testUpdateTaskRequestParams(value4);
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
@@ -1621,9 +1600,7 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.resultType;
-  return value3 === "complete";
+  return value2 === "complete";
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
@@ -7266,9 +7243,6 @@ export function parseSubscriptionsAcknowledgedNotificationParams(
   );
 }
 
-function $isObject(value: unknown): boolean {
-  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
-}
 function $isSafeInteger(value: unknown): boolean {
   return (
     typeof value === "number" && Number.isInteger(value) && value >= -9007199254740991 && value <= 9007199254740991
@@ -7279,6 +7253,9 @@ function $isNull(value: unknown): boolean {
 }
 function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
+}
+function $isObject(value: unknown): boolean {
+  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isResultTypeObject(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
@@ -7419,25 +7396,21 @@ function $isPromptMessageArray(value: unknown): boolean {
 }
 function $isErrorAndCodeDataObject(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
-  const value1 = value.code;
-  if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  const value2 = value.message;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.code;
-  if (value3 !== -32021) return false;
-  const value4 = value.data;
-  return $testMissingRequiredClientCapabilityErrorData(value4);
+  const value1 = value.message;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.code;
+  if (value2 !== -32021) return false;
+  const value3 = value.data;
+  return $testMissingRequiredClientCapabilityErrorData(value3);
 }
 function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
-  const value1 = value.code;
-  if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
-  const value2 = value.message;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.code;
-  if (value3 !== -32022) return false;
-  const value4 = value.data;
-  return $testUnsupportedProtocolVersionErrorData(value4);
+  const value1 = value.message;
+  if (typeof value1 !== "string") return false;
+  const value2 = value.code;
+  if (value2 !== -32022) return false;
+  const value3 = value.data;
+  return $testUnsupportedProtocolVersionErrorData(value3);
 }
 function $isJSONObjectMap(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;

@@ -5,7 +5,7 @@
  * moving anything that needs statements into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
-import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, Property, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, num, objectSizeConditions, primitiveConditions, typeTest, UNDEFINED } from "./conditions.js";
 import {
@@ -50,9 +50,12 @@ import { describeCheck } from "./helper-names.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT, splitWeight } from "./size.js";
 import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
 import { recursiveDefinitions } from "./recursion.js";
+import { impliedProperties, neededParts } from "./implied.js";
 
 /** The parameter every generated function takes the value in. */
 export const VALUE = id("value");
+
+const NO_PROPERTIES: ReadonlySet<Property> = new Set();
 
 /** How many properties a referenced object may declare to be tested inline in an intersection. */
 const SMALL_OBJECT_PART = 8;
@@ -102,10 +105,14 @@ export class GuardEmitter {
         // one object test, and no call into a shared `$testY` whose property reads see every shape
         // that shares it (measured: such a call site is what made small definitions lose to TypeBox).
         const objects = this.smallObjectParts(node.parts);
-        if (objects) return this.objectTest(objects.flatMap((o) => this.objectBlocks(o, owner)), owner);
+        if (objects) {
+          // A property two parts test, once loosely (`method: string`) and once exactly, is tested exactly.
+          const needless = impliedProperties(objects, this.model.byId);
+          return this.objectTest(objects.flatMap((o) => this.objectBlocks(o, owner, needless)), owner);
+        }
         // The first part may narrow `value` in place; later parts are tested as opaque calls so one
-        // part's narrowing never leaks into another's code.
-        const [first, ...rest] = node.parts;
+        // part's narrowing never leaks into another's code. A part another implies is left out.
+        const [first, ...rest] = neededParts(node.parts, this.model.byId);
         const tests = rest.map((part) => failIf(not(this.opaque(part, v, owner))));
         return [...this.statements(first!, owner), ...this.split(tests, "unknown", owner)];
       }
@@ -344,10 +351,11 @@ export class GuardEmitter {
   }
 
   /** The checks of an object's keywords, in blocks, for a value known to be a JSON object. */
-  private objectBlocks(node: ObjectNode, owner: string): Stmt[][] {
+  private objectBlocks(node: ObjectNode, owner: string, needless: ReadonlySet<Property> = NO_PROPERTIES): Stmt[][] {
     const v = VALUE;
     const blocks: Stmt[][] = [];
     for (const property of node.properties) {
+      if (needless.has(property)) continue; // another part of the intersection tests it as strictly
       const x = new Local("value");
       const test = this.expression(property.node, id(x), owner);
       if (!property.required && isTrue(test)) continue; // any value will do: nothing to read

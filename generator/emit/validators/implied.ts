@@ -1,0 +1,103 @@
+/**
+ * Tests another test makes needless, for the boolean mode's intersections: an `allOf` often says a
+ * thing twice, once loosely and once exactly (JSON-RPC's `method: string` and a request's
+ * `method: "tasks/get"`; `params: object` and `params: $ref Params`). Leaving out the loose test
+ * changes no verdict and saves the reads and calls it costs on every message. The error mode keeps
+ * both: it reports what each part says (and its list drops the repeats).
+ *
+ * Conservative: a rule holds for every value, or it is not here.
+ */
+import type { JsonValue, Node, ObjectNode, PrimitiveNode, Property } from "../../ir/nodes.js";
+import { jsonTypes, type DefinitionsById } from "../../ir/query.js";
+
+/** Whether every value `stronger` accepts, `weaker` accepts too (so testing `stronger` makes testing `weaker` needless). */
+export function implies(stronger: Node, weaker: Node, definitions: DefinitionsById): boolean {
+  if (weaker.kind === "unknown") return true;
+  if (weaker.kind === "ref" && stronger.kind === "ref") return weaker.target === stronger.target;
+  if (weaker.kind === "primitive" && stronger.kind === "primitive") return sameTypeAndConstraints(stronger, weaker);
+  if (weaker.kind === "primitive" && stronger.kind === "literal") return stronger.values.every((value) => isOfPlainType(value, weaker));
+  if (isAnyJsonObject(weaker)) {
+    const types = jsonTypes(stronger, definitions);
+    return types !== undefined && types.size === 1 && types.has("object");
+  }
+  return false;
+}
+
+/** Whether a node accepts every JSON object and nothing else (`{ "type": "object" }` with nothing more). */
+export function isAnyJsonObject(node: Node): boolean {
+  if (node.kind === "map") return node.values.kind === "unknown" && node.keys === undefined && node.minProperties === undefined && node.maxProperties === undefined;
+  if (node.kind !== "object") return false;
+  return (
+    node.properties.length === 0 &&
+    node.requiredOnly.length === 0 &&
+    (node.additional === undefined || node.additional.kind === "unknown") &&
+    node.patternProperties.length === 0 &&
+    node.propertyNames === undefined &&
+    node.minProperties === undefined &&
+    node.maxProperties === undefined &&
+    node.dependentRequired.length === 0 &&
+    node.dependentSchemas.length === 0
+  );
+}
+
+/** The same type under the same constraints (`integer` is stronger than `number` too, when neither has any). */
+function sameTypeAndConstraints(stronger: PrimitiveNode, weaker: PrimitiveNode): boolean {
+  const sameConstraints = JSON.stringify(stronger.string ?? null) === JSON.stringify(weaker.string ?? null) && JSON.stringify(stronger.number ?? null) === JSON.stringify(weaker.number ?? null);
+  if (!sameConstraints) return false;
+  return stronger.type === weaker.type || (stronger.type === "integer" && weaker.type === "number" && stronger.number === undefined);
+}
+
+/** Whether a value is of a primitive node's type, when that node has no constraint beyond its type. */
+function isOfPlainType(value: JsonValue, node: PrimitiveNode): boolean {
+  if (node.string !== undefined || node.number !== undefined) return false;
+  switch (node.type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+  }
+}
+
+/**
+ * The properties of an intersection's object parts whose test another part's test of the same
+ * property makes needless: implied by it (see `implies`), and optional or matched by a required one
+ * (a required property must still be there). Of two equal tests, the later goes.
+ */
+export function impliedProperties(objects: readonly ObjectNode[], definitions: DefinitionsById): ReadonlySet<Property> {
+  const byName = new Map<string, Property[]>();
+  for (const object of objects) for (const property of object.properties) byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
+  const needless = new Set<Property>();
+  for (const properties of byName.values()) {
+    properties.forEach((weaker, i) => {
+      const coveredBy = properties.some(
+        (stronger, j) =>
+          j !== i &&
+          !needless.has(stronger) &&
+          (stronger.required || !weaker.required) &&
+          implies(stronger.node, weaker.node, definitions) &&
+          // Two tests that imply each other: keep the first.
+          !(j > i && implies(weaker.node, stronger.node, definitions)),
+      );
+      if (coveredBy) needless.add(weaker);
+    });
+  }
+  return needless;
+}
+
+/** An intersection's parts without those another part's test makes needless (see `implies`). */
+export function neededParts(parts: readonly Node[], definitions: DefinitionsById): Node[] {
+  const needless = new Set<number>();
+  parts.forEach((weaker, i) => {
+    const coveredBy = parts.some(
+      (stronger, j) => j !== i && !needless.has(j) && implies(stronger, weaker, definitions) && !(j > i && implies(weaker, stronger, definitions)),
+    );
+    if (coveredBy) needless.add(i);
+  });
+  return parts.filter((_, i) => !needless.has(i));
+}
