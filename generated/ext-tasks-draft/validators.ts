@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 89f1313c35f18c90f5882047ee1635fb88bd87c5a938ea05a57173644cd48747 eb2b436b59aee1f812fd3dba5342e1a3231a0e9041ad64d2baeaff5d2ca9c16d
+// Fingerprint: 8b3f02c6b7822ed225026c986c5ca6dd27609b7abb38bf52f0bb31bc2ad88b39 d6668251e9479fdf9665e9e1d813b78be1d53a016262624d414ea204fdf9ef68
 
 import type {
   CancelTaskRequest,
@@ -562,38 +562,35 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
-  const value2 = value.taskId;
-  if (typeof value2 !== "string") return false;
-  const value3 = value.status;
-  if (!$testTaskStatus(value3)) return false;
-  const value4 = value.statusMessage;
-  if (value4 !== undefined && typeof value4 !== "string") return false;
-  const value5 = value.createdAt;
-  if (typeof value5 !== "string") return false;
-  const value6 = value.lastUpdatedAt;
+  const value2 = value.resultType;
+  if (value2 !== "task") return false;
+  const value3 = value.taskId;
+  if (typeof value3 !== "string") return false;
+  const value4 = value.status;
+  if (!$testTaskStatus(value4)) return false;
+  const value5 = value.statusMessage;
+  if (value5 !== undefined && typeof value5 !== "string") return false;
+  const value6 = value.createdAt;
   if (typeof value6 !== "string") return false;
-  const value7 = value.ttlMs;
+  const value7 = value.lastUpdatedAt;
+  if (typeof value7 !== "string") return false;
+  const value8 = value.ttlMs;
   if (!(
-    (typeof value7 === "number" &&
-      Number.isInteger(value7) &&
-      value7 >= -9007199254740991 &&
-      value7 <= 9007199254740991) ||
-    value7 === null
-  ))
-    return false;
-  const value8 = value.pollIntervalMs;
-  if (
-    value8 !== undefined &&
-    !(
-      typeof value8 === "number" &&
+    (typeof value8 === "number" &&
       Number.isInteger(value8) &&
       value8 >= -9007199254740991 &&
-      value8 <= 9007199254740991
-    )
-  )
+      value8 <= 9007199254740991) ||
+    value8 === null
+  ))
     return false;
-  const value9 = value.resultType;
-  return value9 === "task";
+  const value9 = value.pollIntervalMs;
+  return (
+    value9 === undefined ||
+    (typeof value9 === "number" &&
+      Number.isInteger(value9) &&
+      value9 >= -9007199254740991 &&
+      value9 <= 9007199254740991)
+  );
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
@@ -7396,21 +7393,21 @@ function $isPromptMessageArray(value: unknown): boolean {
 }
 function $isErrorAndCodeDataObject(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
-  const value1 = value.message;
-  if (typeof value1 !== "string") return false;
-  const value2 = value.code;
-  if (value2 !== -32021) return false;
-  const value3 = value.data;
-  return $testMissingRequiredClientCapabilityErrorData(value3);
+  const value1 = value.code;
+  if (value1 !== -32021) return false;
+  const value2 = value.data;
+  if (!$testMissingRequiredClientCapabilityErrorData(value2)) return false;
+  const value3 = value.message;
+  return typeof value3 === "string";
 }
 function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
-  const value1 = value.message;
-  if (typeof value1 !== "string") return false;
-  const value2 = value.code;
-  if (value2 !== -32022) return false;
-  const value3 = value.data;
-  return $testUnsupportedProtocolVersionErrorData(value3);
+  const value1 = value.code;
+  if (value1 !== -32022) return false;
+  const value2 = value.data;
+  if (!$testUnsupportedProtocolVersionErrorData(value2)) return false;
+  const value3 = value.message;
+  return typeof value3 === "string";
 }
 function $isJSONObjectMap(value: unknown): boolean {
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;

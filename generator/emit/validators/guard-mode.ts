@@ -50,12 +50,12 @@ import { describeCheck } from "./helper-names.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT, splitWeight } from "./size.js";
 import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
 import { recursiveDefinitions } from "./recursion.js";
-import { impliedProperties, neededParts } from "./implied.js";
+import { mergedProperties, neededParts } from "./implied.js";
 
 /** The parameter every generated function takes the value in. */
 export const VALUE = id("value");
 
-const NO_PROPERTIES: ReadonlySet<Property> = new Set();
+const NO_PROPERTIES: ReadonlyMap<Property, Property | null> = new Map();
 
 /** How many properties a referenced object may declare to be tested inline in an intersection. */
 const SMALL_OBJECT_PART = 8;
@@ -106,9 +106,9 @@ export class GuardEmitter {
         // that shares it (measured: such a call site is what made small definitions lose to TypeBox).
         const objects = this.smallObjectParts(node.parts);
         if (objects) {
-          // A property two parts test, once loosely (`method: string`) and once exactly, is tested exactly.
-          const needless = impliedProperties(objects, this.model.byId);
-          return this.objectTest(objects.flatMap((o) => this.objectBlocks(o, owner, needless)), owner);
+          // A property two parts test, once loosely (`method: string`) and once exactly, is tested once, exactly.
+          const merged = mergedProperties(objects, this.model.byId);
+          return this.objectTest(objects.flatMap((o) => this.objectBlocks(o, owner, merged)), owner);
         }
         // The first part may narrow `value` in place; later parts are tested as opaque calls so one
         // part's narrowing never leaks into another's code. A part another implies is left out.
@@ -351,11 +351,13 @@ export class GuardEmitter {
   }
 
   /** The checks of an object's keywords, in blocks, for a value known to be a JSON object. */
-  private objectBlocks(node: ObjectNode, owner: string, needless: ReadonlySet<Property> = NO_PROPERTIES): Stmt[][] {
+  private objectBlocks(node: ObjectNode, owner: string, merged: ReadonlyMap<Property, Property | null> = NO_PROPERTIES): Stmt[][] {
     const v = VALUE;
     const blocks: Stmt[][] = [];
-    for (const property of node.properties) {
-      if (needless.has(property)) continue; // another part of the intersection tests it as strictly
+    for (const declared of node.properties) {
+      // In an intersection, what all its parts ask of this property (mergedProperties), or nothing here.
+      const property = merged.has(declared) ? merged.get(declared) : declared;
+      if (!property) continue;
       const x = new Local("value");
       const test = this.expression(property.node, id(x), owner);
       if (!property.required && isTrue(test)) continue; // any value will do: nothing to read

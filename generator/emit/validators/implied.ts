@@ -65,29 +65,26 @@ function isOfPlainType(value: JsonValue, node: PrimitiveNode): boolean {
 }
 
 /**
- * The properties of an intersection's object parts whose test another part's test of the same
- * property makes needless: implied by it (see `implies`), and optional or matched by a required one
- * (a required property must still be there). Of two equal tests, the later goes.
+ * What to test in place of each property of an intersection's object parts, where several parts test
+ * the same property and one test implies all the others (see `implies`): that test, at the place of
+ * the first (so a value missing the property fails as early as before), required when any part
+ * requires it; nothing at the others (null). Properties not in the map are tested as they are.
  */
-export function impliedProperties(objects: readonly ObjectNode[], definitions: DefinitionsById): ReadonlySet<Property> {
+export function mergedProperties(objects: readonly ObjectNode[], definitions: DefinitionsById): ReadonlyMap<Property, Property | null> {
   const byName = new Map<string, Property[]>();
   for (const object of objects) for (const property of object.properties) byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
-  const needless = new Set<Property>();
+  const merged = new Map<Property, Property | null>();
   for (const properties of byName.values()) {
-    properties.forEach((weaker, i) => {
-      const coveredBy = properties.some(
-        (stronger, j) =>
-          j !== i &&
-          !needless.has(stronger) &&
-          (stronger.required || !weaker.required) &&
-          implies(stronger.node, weaker.node, definitions) &&
-          // Two tests that imply each other: keep the first.
-          !(j > i && implies(weaker.node, stronger.node, definitions)),
-      );
-      if (coveredBy) needless.add(weaker);
-    });
+    if (properties.length < 2) continue;
+    // The one test every other test of the property is implied by (of equal tests, the first).
+    const strongest = properties.find((candidate, i) =>
+      properties.every((other, j) => j === i || (implies(candidate.node, other.node, definitions) && (j > i || !implies(other.node, candidate.node, definitions)))),
+    );
+    if (!strongest) continue;
+    const required = properties.some((p) => p.required);
+    properties.forEach((property, i) => merged.set(property, i === 0 ? { ...strongest, required } : null));
   }
-  return needless;
+  return merged;
 }
 
 /** An intersection's parts without those another part's test makes needless (see `implies`). */
