@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e29321948f4936ad98a315fa091ea87807c4833021cf2d43c2ef0a741b0f2697 69a66d80c5a59829d8e8e39517e0cd4a7106d6bbde72c4d20d346a5393ba2f96
+// Fingerprint: ee7ba6d7178a10120e7d390f5478316ace5a1bb20f5224ea7d8d0d14d8e17bc9 1baeba2a53d470711033558a773d23ae9de5d3e1cc699228509caf0e051c8e45
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -97,7 +97,8 @@ export class ErrorList {
   private found: ValidationError[] | null;
   /**
    * Per kept error, what its message was made of (two entries: the expected text and the value for
-   * `unexpected`, the property name for `missing`, the message otherwise), to tell duplicates cheaply.
+   * `unexpected`, the property name's `MissingWords` and `MISSING` for `missing`, the message and
+   * `PLAIN` otherwise), to tell duplicates cheaply.
    */
   private parts: unknown[] | null;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
@@ -121,30 +122,30 @@ export class ErrorList {
   }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (this.full) return;
-    if (this.stopAtFirst) this.first({ path, keyword, message, schemaPath });
-    else if (!this.isKnown(path, keyword, message, PLAIN))
-      this.keep({ path, keyword, message, schemaPath }, message, PLAIN);
+    this.record(path, keyword, message, PLAIN, schemaPath);
   }
 
   /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message built only when it is kept. */
   addUnexpected(path: string, keyword: string, expected: string, value: unknown, schemaPath: string): void {
-    if (this.full) return;
-    if (this.stopAtFirst)
-      this.first({ path, keyword, message: unexpectedMessage(keyword, expected, value), schemaPath });
-    else if (!this.isKnown(path, keyword, expected, value)) {
-      this.keep({ path, keyword, message: unexpectedMessage(keyword, expected, value), schemaPath }, expected, value);
-    }
+    this.record(path, keyword, expected, value, schemaPath);
   }
 
   /** A required property that is absent (`path`: the object's path). */
   addMissing(path: string, name: string, schemaPath: string): void {
     if (this.full) return;
     const words = missingWords(name);
-    const at = path + words.token;
-    if (this.stopAtFirst) this.first({ path: at, keyword: "required", message: words.message, schemaPath });
-    else if (!this.isKnown(at, "required", name, MISSING)) {
-      this.keep({ path: at, keyword: "required", message: words.message, schemaPath }, name, MISSING);
+    this.record(path + words.token, "required", words, MISSING, schemaPath);
+  }
+
+  /**
+   * One error, given by what its message is made of (see `parts`): kept as the only one (`stopAtFirst`),
+   * or unless it is known already; its message is built (`messageOf`) only when it is kept.
+   */
+  private record(path: string, keyword: string, part: unknown, value: unknown, schemaPath: string): void {
+    if (this.full) return;
+    if (this.stopAtFirst) this.first({ path, keyword, message: messageOf(keyword, part, value), schemaPath });
+    else if (!this.isKnown(path, keyword, part, value)) {
+      this.keep({ path, keyword, message: messageOf(keyword, part, value), schemaPath }, part, value);
     }
   }
 
@@ -219,9 +220,9 @@ export class ErrorList {
 const MISSING = Symbol("missing");
 const PLAIN = Symbol("plain");
 
-/** The message an error's parts make (see `ErrorList.parts`). */
+/** The message an error's parts make (see `ErrorList.parts`): the one place an error's message is made. */
 function messageOf(keyword: string, part: unknown, value: unknown): string {
-  if (value === MISSING) return missingWords(String(part)).message;
+  if (value === MISSING) return (part as MissingWords).message;
   if (value === PLAIN) return String(part);
   return unexpectedMessage(keyword, String(part), value);
 }
