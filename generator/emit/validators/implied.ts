@@ -72,13 +72,19 @@ function isOfPlainType(value: JsonValue, node: PrimitiveNode): boolean {
  */
 export function mergedProperties(objects: readonly ObjectNode[], definitions: DefinitionsById): ReadonlyMap<Property, Property | null> {
   const byName = new Map<string, Property[]>();
-  for (const object of objects) for (const property of object.properties) byName.set(property.name, [...(byName.get(property.name) ?? []), property]);
+  for (const object of objects) {
+    for (const property of object.properties) {
+      const same = byName.get(property.name);
+      if (same) same.push(property);
+      else byName.set(property.name, [property]);
+    }
+  }
   const merged = new Map<Property, Property | null>();
   for (const properties of byName.values()) {
     if (properties.length < 2) continue;
-    // The one test every other test of the property is implied by (of equal tests, the first).
+    // The one test that makes every other test of the property needless.
     const strongest = properties.find((candidate, i) =>
-      properties.every((other, j) => j === i || (implies(candidate.node, other.node, definitions) && (j > i || !implies(other.node, candidate.node, definitions)))),
+      properties.every((other, j) => j === i || makesNeedless(candidate.node, i, other.node, j, definitions)),
     );
     if (!strongest) continue;
     const required = properties.some((p) => p.required);
@@ -87,13 +93,19 @@ export function mergedProperties(objects: readonly ObjectNode[], definitions: De
   return merged;
 }
 
+/**
+ * Whether the test at place `i` makes the one at place `j` needless: it implies it, and where the two
+ * imply each other (equal tests), the earlier one stays.
+ */
+function makesNeedless(stronger: Node, i: number, weaker: Node, j: number, definitions: DefinitionsById): boolean {
+  return implies(stronger, weaker, definitions) && (i < j || !implies(weaker, stronger, definitions));
+}
+
 /** An intersection's parts without those another part's test makes needless (see `implies`). */
 export function neededParts(parts: readonly Node[], definitions: DefinitionsById): Node[] {
   const needless = new Set<number>();
   parts.forEach((weaker, i) => {
-    const coveredBy = parts.some(
-      (stronger, j) => j !== i && !needless.has(j) && implies(stronger, weaker, definitions) && !(j > i && implies(weaker, stronger, definitions)),
-    );
+    const coveredBy = parts.some((stronger, j) => j !== i && !needless.has(j) && makesNeedless(stronger, j, weaker, i, definitions));
     if (coveredBy) needless.add(i);
   });
   return parts.filter((_, i) => !needless.has(i));

@@ -10,6 +10,9 @@
 import type { Model } from "../../analyze/model.js";
 import { CheckEmitter } from "./check-mode.js";
 import { call, id, ifElse, namesOf, raw, ret, RETURN_FALSE, str, tryCatch, type FunctionDecl } from "./codegen/nodes.js";
+import { paramName, printFunction } from "./codegen/print.js";
+import { ModuleScope, RUNTIME_NAMESPACE, type Declaration } from "./scope.js";
+import { GuardEmitter } from "./guard-mode.js";
 
 /**
  * What every definition's functions do, said once at the top of `validators.ts` (each function's own
@@ -24,9 +27,6 @@ const MODULE_DOC = [
   "// throws for a value that throws when read (too deep, cyclic, a throwing getter or Proxy): `isX`",
   "// answers false, `validateX` and `parseX` say why.",
 ];
-import { paramName, printFunction } from "./codegen/print.js";
-import { ModuleScope, RUNTIME_NAMESPACE, type Declaration } from "./scope.js";
-import { GuardEmitter } from "./guard-mode.js";
 
 export function emitValidators(model: Model): string {
   const scope = new ModuleScope();
