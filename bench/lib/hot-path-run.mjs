@@ -75,17 +75,22 @@ for (const id of job.definitions) {
 }
 
 /**
- * `validate(value, options)` as a one-argument call, with its own code per definition (`label`): a closure
- * shared by every definition would make its inner call site megamorphic in the one-process run, which
- * no caller in a real program has (bench/lib/measure.mjs `makeLoop` does the same for the loops).
+ * A one-argument call with its own code per definition (`label`): a closure shared by every definition
+ * would make its inner call site megamorphic in the one-process run, which no caller in a real program
+ * has (bench/lib/measure.mjs `makeLoop` does the same for the loops). `body` reads `validate` and `options`.
  */
-function firstErrorOf(validate, options, label) {
-  return new Function("validate", "options", `// ours first error: ${JSON.stringify(label)}\nreturn (value) => validate(value, options);`)(validate, options);
+function ownCall(label, body, validate, options) {
+  return new Function("validate", "options", `// ${JSON.stringify(label)}\nreturn (value) => ${body};`)(validate, options);
 }
 
-/** ajv's verdict and `.errors`, with its own code per definition (see `firstErrorOf`). */
+/** `validate(value, options)` as a one-argument call, the function and options bound once. */
+function firstErrorOf(validate, options, label) {
+  return ownCall(`ours first error: ${label}`, "validate(value, options)", validate, options);
+}
+
+/** ajv's verdict and `.errors`. */
 function ajvErrorsOf(validate, label) {
-  return new Function("validate", `// ajv errors: ${JSON.stringify(label)}\nreturn (value) => (validate(value) ? null : validate.errors);`)(validate);
+  return ownCall(`ajv errors: ${label}`, "(validate(value) ? null : validate.errors)", validate, undefined);
 }
 
 let sink = 0;
