@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1c9b6098b3be6d532d8b8fb6b19273e29ea753366b94d93c13548867b938f2dc eec8680f7c13f820d45d24a508c445d0f4163dfd59491009c16bf2c633b2e163
+// Fingerprint: 307eeacb07efc03fdaae27b9f0d432228be2970ce61ad61a67dcfc0dcafade90 3e1e395cc3faff48faa2ce308093510e1b141a6d292a97b3e579dd5eb6e1bfe0
 
 import type {
   McpElicitationArrayType,
@@ -57,7 +57,7 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
@@ -96,15 +96,15 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1))) {
       if ($isBoolean(value1)) {
         if (typeof value1 !== "boolean")
-          $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+          $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -117,7 +117,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -130,8 +130,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
       if ($isString(value3)) {
-        if (typeof value3 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+        if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
       } else if ($isNull(value3)) {
         if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
       } else {
@@ -177,7 +176,7 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
@@ -212,17 +211,15 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
   for (const key3 in value) {
     if (errors.full) break;
     if (!(key3 === "const" || key3 === "title"))
@@ -262,7 +259,7 @@ function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationE
     $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     $testMcpElicitationSingleSelectEnumSchema(value) ||
@@ -318,16 +315,16 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -340,7 +337,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -351,14 +348,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.enumNames;
@@ -366,19 +362,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (!($isStringArray(value6) || $isNull(value6))) {
       if ($isArray(value6)) {
         if (!Array.isArray(value6))
-          $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+          $rt.notArray(errors, path + "/enumNames", value6, at + "/properties/enumNames/type");
         else {
           for (let i7 = 0; i7 < value6.length; i7++) {
             if (errors.full) break;
             const item8 = value6[i7];
             if (typeof item8 !== "string")
-              $rt.wrongType(
-                errors,
-                path + "/enumNames/" + i7,
-                "a string",
-                item8,
-                at + "/properties/enumNames/items/type",
-              );
+              $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
       } else if ($isNull(value6)) {
@@ -393,8 +383,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   if (value9 !== undefined) {
     if (!($isString(value9) || $isNull(value9))) {
       if ($isString(value9)) {
-        if (typeof value9 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+        if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
       } else if ($isNull(value9)) {
         if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
       } else {
@@ -449,7 +438,7 @@ function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpE
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(
@@ -507,15 +496,15 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
       if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isFinite(value1)))
-          $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+          $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -528,7 +517,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -542,7 +531,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isNumber(value3) || $isNull(value3))) {
       if ($isAnyNumber(value3)) {
         if (!(typeof value3 === "number" && Number.isFinite(value3)))
-          $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+          $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
       } else if ($isNull(value3)) {
         if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
       } else {
@@ -555,7 +544,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isNumber(value4) || $isNull(value4))) {
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isFinite(value4)))
-          $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+          $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
       } else if ($isNull(value4)) {
         if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
       } else {
@@ -567,8 +556,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   if (value5 !== undefined) {
     if (!($isString(value5) || $isNull(value5))) {
       if ($isString(value5)) {
-        if (typeof value5 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+        if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
       } else if ($isNull(value5)) {
         if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
       } else {
@@ -621,7 +609,7 @@ export function isMcpElicitationNumberType(value: unknown): value is McpElicitat
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
     $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
@@ -649,7 +637,7 @@ export function isMcpElicitationObjectType(value: unknown): value is McpElicitat
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
@@ -681,7 +669,7 @@ function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicita
     $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     $testMcpElicitationEnumSchema(value) ||
@@ -726,15 +714,15 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+          $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
       } else {
@@ -745,7 +733,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
   else if (!$rt.isJsonObject(value2))
-    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
       if (errors.full) break;
@@ -757,20 +745,13 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   if (value5 !== undefined) {
     if (!($isStringArray(value5) || $isNull(value5))) {
       if ($isArray(value5)) {
-        if (!Array.isArray(value5))
-          $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+        if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
         else {
           for (let i6 = 0; i6 < value5.length; i6++) {
             if (errors.full) break;
             const item7 = value5[i6];
             if (typeof item7 !== "string")
-              $rt.wrongType(
-                errors,
-                path + "/required/" + i6,
-                "a string",
-                item7,
-                at + "/properties/required/items/type",
-              );
+              $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
       } else if ($isNull(value5)) {
@@ -821,7 +802,7 @@ function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is Mcp
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(
@@ -852,7 +833,7 @@ export function isMcpElicitationStringFormat(value: unknown): value is McpElicit
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
@@ -915,15 +896,15 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -936,7 +917,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -962,7 +943,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isInteger(value4)))
-          $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+          $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
       } else if ($isNull(value4)) {
@@ -978,7 +959,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
       if ($isAnyNumber(value5)) {
         if (!(typeof value5 === "number" && Number.isInteger(value5)))
-          $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+          $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
       } else if ($isNull(value5)) {
@@ -993,8 +974,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -1048,7 +1028,7 @@ export function isMcpElicitationStringType(value: unknown): value is McpElicitat
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
@@ -1081,13 +1061,12 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
@@ -1169,22 +1148,21 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
       if ($isArray(value1)) {
-        if (!Array.isArray(value1))
-          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
         else {
           for (let i2 = 0; i2 < value1.length; i2++) {
             if (errors.full) break;
             const item3 = value1[i2];
             if (typeof item3 !== "string")
-              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+              $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
       } else if ($isNull(value1)) {
@@ -1199,7 +1177,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isString(value4) || $isNull(value4))) {
       if ($isString(value4)) {
         if (typeof value4 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
       } else if ($isNull(value4)) {
         if (value4 !== null)
           $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
@@ -1216,7 +1194,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
       if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+          $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
       } else if ($isNull(value6)) {
@@ -1232,7 +1210,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
       if ($isAnyNumber(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+          $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
       } else if ($isNull(value7)) {
@@ -1247,8 +1225,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
       if ($isString(value8)) {
-        if (typeof value8 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
       } else if ($isNull(value8)) {
         if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
       } else {
@@ -1326,16 +1303,16 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -1348,7 +1325,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -1359,8 +1336,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -1372,8 +1348,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -1432,19 +1407,18 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
       if (typeof item3 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i2, item3, at + "/properties/enum/items/type");
     }
   }
   const value4 = value.type;
@@ -1524,22 +1498,21 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
       if ($isArray(value1)) {
-        if (!Array.isArray(value1))
-          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
         else {
           for (let i2 = 0; i2 < value1.length; i2++) {
             if (errors.full) break;
             const item3 = value1[i2];
             if (typeof item3 !== "string")
-              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+              $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
       } else if ($isNull(value1)) {
@@ -1554,7 +1527,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isString(value4) || $isNull(value4))) {
       if ($isString(value4)) {
         if (typeof value4 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
       } else if ($isNull(value4)) {
         if (value4 !== null)
           $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
@@ -1571,7 +1544,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
       if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+          $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
       } else if ($isNull(value6)) {
@@ -1587,7 +1560,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
       if ($isAnyNumber(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+          $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
       } else if ($isNull(value7)) {
@@ -1602,8 +1575,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
       if ($isString(value8)) {
-        if (typeof value8 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
       } else if ($isNull(value8)) {
         if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
       } else {
@@ -1681,16 +1653,16 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -1703,7 +1675,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -1714,22 +1686,20 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -1787,23 +1757,22 @@ function $testMcpServerElicitationRequestParams(value: unknown): value is McpSer
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   return $isModeTaggedUnion(value);
 }
-function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.serverName;
   if (value1 === undefined) $rt.missing(errors, path, "serverName", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/serverName", "a string", value1, at + "/properties/serverName/type");
+    $rt.notString(errors, path + "/serverName", value1, at + "/properties/serverName/type");
   const value2 = value.threadId;
   if (value2 === undefined) $rt.missing(errors, path, "threadId", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/threadId", "a string", value2, at + "/properties/threadId/type");
+    $rt.notString(errors, path + "/threadId", value2, at + "/properties/threadId/type");
   const value3 = value.turnId;
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
       if ($isString(value3)) {
-        if (typeof value3 !== "string")
-          $rt.wrongType(errors, path + "/turnId", "a string", value3, at + "/properties/turnId/type");
+        if (typeof value3 !== "string") $rt.notString(errors, path + "/turnId", value3, at + "/properties/turnId/type");
       } else if ($isNull(value3)) {
         if (value3 !== null) $rt.wrongType(errors, path + "/turnId", "null", value3, at + "/properties/turnId/type");
       } else {
@@ -1811,7 +1780,7 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
       }
     }
   }
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/oneOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/oneOf");
   const tag4 = value.mode;
   switch (tag4) {
     case "form":
@@ -1870,13 +1839,13 @@ function $testMcpServerElicitationRequestParamsForm(value: unknown): value is Mc
   const value3 = value.requestedSchema;
   return $testMcpElicitationSchema(value3);
 }
-function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "form")
@@ -1921,14 +1890,14 @@ function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
 function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   value: unknown,
   path: string,
-  errors: $rt.ErrorList,
+  errors: $rt.ErrorSink,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "openai/form")
@@ -1974,13 +1943,13 @@ function $testMcpServerElicitationRequestParamsOpenaiForm(
   const value3 = value.requestedSchema;
   return value3 !== undefined;
 }
-function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "openaiForm")
@@ -2024,24 +1993,24 @@ function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is Mcp
   const value4 = value.url;
   return typeof value4 === "string";
 }
-function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitationId;
   if (value1 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/elicitationId", "a string", value1, at + "/properties/elicitationId/type");
+    $rt.notString(errors, path + "/elicitationId", value1, at + "/properties/elicitationId/type");
   const value2 = value.message;
   if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
   if (value3 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value3 !== "url")
     $rt.unexpected(errors, path + "/mode", "enum", '"url"', value3, at + "/properties/mode/enum");
   const value4 = value.url;
   if (value4 === undefined) return $rt.missing(errors, path, "url", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/url", "a string", value4, at + "/properties/url/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/url", value4, at + "/properties/url/type");
 }
 /** The value as `McpServerElicitationRequestParamsUrl`, or its errors. */
 export function validateMcpServerElicitationRequestParamsUrl(

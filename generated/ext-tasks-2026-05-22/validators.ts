@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: e74894a59f0504a26ef23a30b8fa7a10d070543c7573333851875ae6824cfa2c 32c16f5a0c474d58c77d7091058a7092649232804796e596df56bf8cc35fe16b
+// Fingerprint: bb2837d5cf3c68f18f5b56d4fa1046ccdc02a08de2c97cd344627e0bc0fec258 49f596e066aaa3f1c1635a1c4f98a96ed18ce74b44fc8201d1cbefd4d1244278
 
 import type {
   CancelTaskRequest,
@@ -125,9 +125,9 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   }
   return true;
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -136,11 +136,10 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if ($isString(value2)) {
-      if (typeof value2 !== "string")
-        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
     } else if ($isAnyNumber(value2)) {
       if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
       else {
         if (!(value2 >= -9007199254740991))
           $rt.report(
@@ -211,13 +210,12 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
   }
   return true;
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
     if (key2 !== "taskId")
@@ -255,9 +253,9 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
 }
@@ -298,30 +296,18 @@ function $testResultMeta(value: unknown): value is ResultMeta {
   const value2 = value["io.modelcontextprotocol/related-task"];
   return value2 === undefined || $testResultMetaRelatedTask(value2);
 }
-function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isSafeInteger(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(
-            errors,
-            path + "/progressToken",
-            "a string",
-            value1,
-            at + "/properties/progressToken/anyOf/0/type",
-          );
+          $rt.notString(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/0/type");
       } else if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isInteger(value1)))
-          $rt.wrongType(
-            errors,
-            path + "/progressToken",
-            "an integer",
-            value1,
-            at + "/properties/progressToken/anyOf/1/type",
-          );
+          $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/1/type");
         else {
           if (!(value1 >= -9007199254740991))
             $rt.report(
@@ -381,14 +367,13 @@ function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedT
   }
   return true;
 }
-function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
     if (key2 !== "taskId")
@@ -451,13 +436,12 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
   }
   return true;
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "cancelled")
@@ -465,22 +449,22 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -491,7 +475,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   for (const key8 in value) {
     if (errors.full) break;
@@ -566,13 +550,12 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
   }
   return true;
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "completed")
@@ -580,22 +563,22 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -606,12 +589,11 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.result;
   if (value8 === undefined) $rt.missing(errors, path, "result", at + "/required");
-  else if (!$rt.isJsonObject(value8))
-    $rt.wrongType(errors, path + "/result", "an object", value8, at + "/properties/result/type");
+  else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -685,9 +667,9 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   }
   return true;
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   $checkTask(value, path, errors);
@@ -736,9 +718,9 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -822,13 +804,12 @@ function $testFailedTask(value: unknown): value is FailedTask {
   }
   return true;
 }
-function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "failed")
@@ -836,22 +817,22 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): 
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -862,12 +843,11 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): 
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.error;
   if (value8 === undefined) $rt.missing(errors, path, "error", at + "/required");
-  else if (!$rt.isJsonObject(value8))
-    $rt.wrongType(errors, path + "/error", "an object", value8, at + "/properties/error/type");
+  else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/error", value8, at + "/properties/error/type");
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -928,9 +908,9 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   }
   return true;
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -939,11 +919,10 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorLis
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if ($isString(value2)) {
-      if (typeof value2 !== "string")
-        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
     } else if ($isAnyNumber(value2)) {
       if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
       else {
         if (!(value2 >= -9007199254740991))
           $rt.report(
@@ -1014,13 +993,12 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
   }
   return true;
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
     if (key2 !== "taskId")
@@ -1059,9 +1037,9 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
   return $testDetailedTask(value);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
   $checkDetailedTask(value, path, errors);
@@ -1104,9 +1082,9 @@ function $testInputRequest(value: unknown): value is InputRequest {
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
@@ -1159,9 +1137,9 @@ function $testInputRequests(value: unknown): value is InputRequests {
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -1221,13 +1199,12 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   }
   return true;
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "input_required")
@@ -1235,22 +1212,22 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -1261,7 +1238,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.inputRequests;
   if (value8 === undefined) $rt.missing(errors, path, "inputRequests", at + "/required");
@@ -1310,7 +1287,7 @@ export function isInputResponse(value: unknown): value is InputResponse {
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponse";
   if (!($testElicitResult(value) || $testCreateMessageResult(value) || $testListRootsResult(value)))
     $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
@@ -1343,9 +1320,9 @@ function $testInputResponses(value: unknown): value is InputResponses {
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -1402,35 +1379,34 @@ function $testTask(value: unknown): value is Task {
   }
   return true;
 }
-function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -1441,7 +1417,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   for (const key8 in value) {
     if (errors.full) break;
@@ -1486,13 +1462,13 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   if (value1 !== undefined && !$isObject(value1)) return false;
   return $testDetailedTask(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/allOf/0/properties/_meta/type");
+      $rt.notObject(errors, path + "/_meta", value1, at + "/allOf/0/properties/_meta/type");
   }
   $checkDetailedTask(value, path, errors);
 }
@@ -1529,9 +1505,9 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   }
   return true;
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -1584,7 +1560,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1632,19 +1608,18 @@ function $testTaskSubscriptionAcknowledgedNotifications(
   }
   return true;
 }
-function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
+          $rt.notString(errors, path + "/taskIds/" + i2, item3, at + "/properties/taskIds/items/type");
       }
     }
   }
@@ -1694,19 +1669,18 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
   }
   return true;
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
+          $rt.notString(errors, path + "/taskIds/" + i2, item3, at + "/properties/taskIds/items/type");
       }
     }
   }
@@ -1746,9 +1720,9 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     $rt.report(
@@ -1802,9 +1776,9 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   }
   return true;
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -1813,11 +1787,10 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if ($isString(value2)) {
-      if (typeof value2 !== "string")
-        $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/anyOf/0/type");
+      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
     } else if ($isAnyNumber(value2)) {
       if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.wrongType(errors, path + "/id", "an integer", value2, at + "/properties/id/anyOf/1/type");
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
       else {
         if (!(value2 >= -9007199254740991))
           $rt.report(
@@ -1890,13 +1863,12 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
   }
   return true;
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) $rt.missing(errors, path, "inputResponses", at + "/required");
   else $checkInputResponses(value2, path + "/inputResponses", errors);
@@ -1937,9 +1909,9 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
 }
@@ -1993,13 +1965,12 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
   }
   return true;
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "working")
@@ -2007,22 +1978,22 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList):
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "a number", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
     } else if ($isNull(value6)) {
       if (value6 !== null)
         $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
@@ -2033,7 +2004,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList):
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isFinite(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "a number", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   for (const key8 in value) {
     if (errors.full) break;
@@ -2079,9 +2050,9 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
   const value2 = value.params;
   return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "elicitation/create")
@@ -2113,7 +2084,7 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
@@ -2153,19 +2124,19 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.elicitationId;
   if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/elicitationId", "a string", value2, at + "/properties/elicitationId/type");
+    $rt.notString(errors, path + "/elicitationId", value2, at + "/properties/elicitationId/type");
   const value3 = value.message;
   if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value3, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value3, at + "/properties/message/type");
   const value4 = value.mode;
   if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value4 !== "url")
@@ -2174,7 +2145,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
   if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
-  if (typeof value6 !== "string") $rt.wrongType(errors, path + "/url", "a string", value6, at + "/properties/url/type");
+  if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
@@ -2201,18 +2172,18 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
   const value1 = value.progressToken;
   return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isInteger(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/progressToken", "a string", value1, at + "/properties/progressToken/type");
+          $rt.notString(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
       } else if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isInteger(value1)))
-          $rt.wrongType(errors, path + "/progressToken", "an integer", value1, at + "/properties/progressToken/type");
+          $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
       } else {
         $rt.wrongType(
           errors,
@@ -2247,13 +2218,13 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.ttl;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isInteger(value1)))
-      $rt.wrongType(errors, path + "/ttl", "an integer", value1, at + "/properties/ttl/type");
+      $rt.notInteger(errors, path + "/ttl", value1, at + "/properties/ttl/type");
   }
 }
 /** The value as `TaskMetadata`, or its errors. */
@@ -2289,15 +2260,15 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value5 = value.task;
   return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.message;
   if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
@@ -2344,15 +2315,15 @@ function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchem
   }
   return true;
 }
-function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+          $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
       } else {
@@ -2363,7 +2334,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
   else if (!$rt.isJsonObject(value2))
-    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
       if (errors.full) break;
@@ -2375,20 +2346,13 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   if (value5 !== undefined) {
     if (!($isStringArray(value5) || $isNull(value5))) {
       if ($isArray(value5)) {
-        if (!Array.isArray(value5))
-          $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+        if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
         else {
           for (let i6 = 0; i6 < value5.length; i6++) {
             if (errors.full) break;
             const item7 = value5[i6];
             if (typeof item7 !== "string")
-              $rt.wrongType(
-                errors,
-                path + "/required/" + i6,
-                "a string",
-                item7,
-                at + "/properties/required/items/type",
-              );
+              $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
       } else if ($isNull(value5)) {
@@ -2442,7 +2406,7 @@ function $testMcpElicitationPrimitiveSchema(value: unknown): value is McpElicita
     $testMcpElicitationBooleanSchema(value)
   );
 }
-function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationPrimitiveSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationPrimitiveSchema";
   if (!(
     $testMcpElicitationEnumSchema(value) ||
@@ -2479,7 +2443,7 @@ function $testMcpElicitationEnumSchema(value: unknown): value is McpElicitationE
     $testMcpElicitationLegacyTitledEnumSchema(value)
   );
 }
-function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationEnumSchema";
   if (!(
     $testMcpElicitationSingleSelectEnumSchema(value) ||
@@ -2513,7 +2477,7 @@ function $testMcpElicitationSingleSelectEnumSchema(value: unknown): value is Mcp
     $testMcpElicitationUntitledSingleSelectEnumSchema(value) || $testMcpElicitationTitledSingleSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSingleSelectEnumSchema";
   if (!(
@@ -2563,16 +2527,16 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -2585,7 +2549,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -2596,22 +2560,20 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -2662,7 +2624,7 @@ export function isMcpElicitationStringType(value: unknown): value is McpElicitat
 function $testMcpElicitationStringType(value: unknown): value is McpElicitationStringType {
   return value === "string";
 }
-function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
   if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
 }
@@ -2708,16 +2670,16 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -2730,7 +2692,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -2741,8 +2703,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -2754,8 +2715,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -2814,17 +2774,15 @@ function $testMcpElicitationConstOption(value: unknown): value is McpElicitation
   }
   return true;
 }
-function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
   for (const key3 in value) {
     if (errors.full) break;
     if (!(key3 === "const" || key3 === "title"))
@@ -2862,7 +2820,7 @@ function $testMcpElicitationMultiSelectEnumSchema(value: unknown): value is McpE
     $testMcpElicitationUntitledMultiSelectEnumSchema(value) || $testMcpElicitationTitledMultiSelectEnumSchema(value)
   );
 }
-function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationMultiSelectEnumSchema";
   if (!(
@@ -2932,22 +2890,21 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
       if ($isArray(value1)) {
-        if (!Array.isArray(value1))
-          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
         else {
           for (let i2 = 0; i2 < value1.length; i2++) {
             if (errors.full) break;
             const item3 = value1[i2];
             if (typeof item3 !== "string")
-              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+              $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
       } else if ($isNull(value1)) {
@@ -2962,7 +2919,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isString(value4) || $isNull(value4))) {
       if ($isString(value4)) {
         if (typeof value4 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
       } else if ($isNull(value4)) {
         if (value4 !== null)
           $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
@@ -2979,7 +2936,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
       if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+          $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
       } else if ($isNull(value6)) {
@@ -2995,7 +2952,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
       if ($isAnyNumber(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+          $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
       } else if ($isNull(value7)) {
@@ -3010,8 +2967,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
       if ($isString(value8)) {
-        if (typeof value8 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
       } else if ($isNull(value8)) {
         if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
       } else {
@@ -3078,19 +3034,18 @@ function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElici
   }
   return true;
 }
-function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
       if (typeof item3 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i2, item3, at + "/properties/enum/items/type");
     }
   }
   const value4 = value.type;
@@ -3131,7 +3086,7 @@ export function isMcpElicitationArrayType(value: unknown): value is McpElicitati
 function $testMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   return value === "array";
 }
-function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
   if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
 }
@@ -3197,22 +3152,21 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   }
   return true;
 }
-function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
       if ($isArray(value1)) {
-        if (!Array.isArray(value1))
-          $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+        if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
         else {
           for (let i2 = 0; i2 < value1.length; i2++) {
             if (errors.full) break;
             const item3 = value1[i2];
             if (typeof item3 !== "string")
-              $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+              $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
       } else if ($isNull(value1)) {
@@ -3227,7 +3181,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isString(value4) || $isNull(value4))) {
       if ($isString(value4)) {
         if (typeof value4 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
       } else if ($isNull(value4)) {
         if (value4 !== null)
           $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
@@ -3244,7 +3198,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
       if ($isAnyNumber(value6)) {
         if (!(typeof value6 === "number" && Number.isInteger(value6)))
-          $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+          $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
       } else if ($isNull(value6)) {
@@ -3260,7 +3214,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     if (!($isNonNegativeInteger(value7) || $isNull(value7))) {
       if ($isAnyNumber(value7)) {
         if (!(typeof value7 === "number" && Number.isInteger(value7)))
-          $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+          $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
       } else if ($isNull(value7)) {
@@ -3275,8 +3229,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
       if ($isString(value8)) {
-        if (typeof value8 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
       } else if ($isNull(value8)) {
         if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
       } else {
@@ -3341,13 +3294,12 @@ function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicita
   }
   return true;
 }
-function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
@@ -3414,16 +3366,16 @@ function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is Mcp
   }
   return true;
 }
-function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -3436,7 +3388,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -3447,14 +3399,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.enumNames;
@@ -3462,19 +3413,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     if (!($isStringArray(value6) || $isNull(value6))) {
       if ($isArray(value6)) {
         if (!Array.isArray(value6))
-          $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+          $rt.notArray(errors, path + "/enumNames", value6, at + "/properties/enumNames/type");
         else {
           for (let i7 = 0; i7 < value6.length; i7++) {
             if (errors.full) break;
             const item8 = value6[i7];
             if (typeof item8 !== "string")
-              $rt.wrongType(
-                errors,
-                path + "/enumNames/" + i7,
-                "a string",
-                item8,
-                at + "/properties/enumNames/items/type",
-              );
+              $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
       } else if ($isNull(value6)) {
@@ -3489,8 +3434,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   if (value9 !== undefined) {
     if (!($isString(value9) || $isNull(value9))) {
       if ($isString(value9)) {
-        if (typeof value9 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+        if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
       } else if ($isNull(value9)) {
         if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
       } else {
@@ -3578,15 +3522,15 @@ function $testMcpElicitationStringSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
       if ($isString(value1)) {
         if (typeof value1 !== "string")
-          $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -3599,7 +3543,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -3625,7 +3569,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isNonNegativeInteger(value4) || $isNull(value4))) {
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isInteger(value4)))
-          $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+          $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
       } else if ($isNull(value4)) {
@@ -3641,7 +3585,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     if (!($isNonNegativeInteger(value5) || $isNull(value5))) {
       if ($isAnyNumber(value5)) {
         if (!(typeof value5 === "number" && Number.isInteger(value5)))
-          $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+          $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
       } else if ($isNull(value5)) {
@@ -3656,8 +3600,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
       if ($isString(value6)) {
-        if (typeof value6 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
       } else if ($isNull(value6)) {
         if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
       } else {
@@ -3711,7 +3654,7 @@ export function isMcpElicitationStringFormat(value: unknown): value is McpElicit
 function $testMcpElicitationStringFormat(value: unknown): value is McpElicitationStringFormat {
   return value === "email" || value === "uri" || value === "date" || value === "date-time";
 }
-function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
     $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
@@ -3766,15 +3709,15 @@ function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitatio
   }
   return true;
 }
-function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
       if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isFinite(value1)))
-          $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+          $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -3787,7 +3730,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -3801,7 +3744,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isNumber(value3) || $isNull(value3))) {
       if ($isAnyNumber(value3)) {
         if (!(typeof value3 === "number" && Number.isFinite(value3)))
-          $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+          $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
       } else if ($isNull(value3)) {
         if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
       } else {
@@ -3814,7 +3757,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     if (!($isNumber(value4) || $isNull(value4))) {
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isFinite(value4)))
-          $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+          $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
       } else if ($isNull(value4)) {
         if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
       } else {
@@ -3826,8 +3769,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   if (value5 !== undefined) {
     if (!($isString(value5) || $isNull(value5))) {
       if ($isString(value5)) {
-        if (typeof value5 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+        if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
       } else if ($isNull(value5)) {
         if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
       } else {
@@ -3880,7 +3822,7 @@ export function isMcpElicitationNumberType(value: unknown): value is McpElicitat
 function $testMcpElicitationNumberType(value: unknown): value is McpElicitationNumberType {
   return value === "number" || value === "integer";
 }
-function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
     $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
@@ -3920,15 +3862,15 @@ function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitati
   }
   return true;
 }
-function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1))) {
       if ($isBoolean(value1)) {
         if (typeof value1 !== "boolean")
-          $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+          $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
       } else if ($isNull(value1)) {
         if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
       } else {
@@ -3941,7 +3883,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     if (!($isString(value2) || $isNull(value2))) {
       if ($isString(value2)) {
         if (typeof value2 !== "string")
-          $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
       } else if ($isNull(value2)) {
         if (value2 !== null)
           $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
@@ -3954,8 +3896,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
       if ($isString(value3)) {
-        if (typeof value3 !== "string")
-          $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+        if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
       } else if ($isNull(value3)) {
         if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
       } else {
@@ -4001,7 +3942,7 @@ export function isMcpElicitationBooleanType(value: unknown): value is McpElicita
 function $testMcpElicitationBooleanType(value: unknown): value is McpElicitationBooleanType {
   return value === "boolean";
 }
-function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
   if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
 }
@@ -4028,7 +3969,7 @@ export function isMcpElicitationObjectType(value: unknown): value is McpElicitat
 function $testMcpElicitationObjectType(value: unknown): value is McpElicitationObjectType {
   return value === "object";
 }
-function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
   if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
 }
@@ -4059,9 +4000,9 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
   const value2 = value.params;
   return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "sampling/createMessage")
@@ -4124,9 +4065,9 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.includeContext;
@@ -4144,11 +4085,10 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const value3 = value.maxTokens;
   if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
   else if (!(typeof value3 === "number" && Number.isInteger(value3)))
-    $rt.wrongType(errors, path + "/maxTokens", "an integer", value3, at + "/properties/maxTokens/type");
+    $rt.notInteger(errors, path + "/maxTokens", value3, at + "/properties/maxTokens/type");
   const value4 = value.messages;
   if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
-  else if (!Array.isArray(value4))
-    $rt.wrongType(errors, path + "/messages", "an array", value4, at + "/properties/messages/type");
+  else if (!Array.isArray(value4)) $rt.notArray(errors, path + "/messages", value4, at + "/properties/messages/type");
   else {
     for (let i5 = 0; i5 < value4.length; i5++) {
       if (errors.full) break;
@@ -4158,48 +4098,40 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   }
   const value7 = value.metadata;
   if (value7 !== undefined) {
-    if (!$rt.isJsonObject(value7))
-      $rt.wrongType(errors, path + "/metadata", "an object", value7, at + "/properties/metadata/type");
+    if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
   if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
   const value9 = value.stopSequences;
   if (value9 !== undefined) {
     if (!Array.isArray(value9))
-      $rt.wrongType(errors, path + "/stopSequences", "an array", value9, at + "/properties/stopSequences/type");
+      $rt.notArray(errors, path + "/stopSequences", value9, at + "/properties/stopSequences/type");
     else {
       for (let i10 = 0; i10 < value9.length; i10++) {
         if (errors.full) break;
         const item11 = value9[i10];
         if (typeof item11 !== "string")
-          $rt.wrongType(
-            errors,
-            path + "/stopSequences/" + i10,
-            "a string",
-            item11,
-            at + "/properties/stopSequences/items/type",
-          );
+          $rt.notString(errors, path + "/stopSequences/" + i10, item11, at + "/properties/stopSequences/items/type");
       }
     }
   }
   const value12 = value.systemPrompt;
   if (value12 !== undefined) {
     if (typeof value12 !== "string")
-      $rt.wrongType(errors, path + "/systemPrompt", "a string", value12, at + "/properties/systemPrompt/type");
+      $rt.notString(errors, path + "/systemPrompt", value12, at + "/properties/systemPrompt/type");
   }
   const value13 = value.task;
   if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
   const value14 = value.temperature;
   if (value14 !== undefined) {
     if (!(typeof value14 === "number" && Number.isFinite(value14)))
-      $rt.wrongType(errors, path + "/temperature", "a number", value14, at + "/properties/temperature/type");
+      $rt.notNumber(errors, path + "/temperature", value14, at + "/properties/temperature/type");
   }
   const value15 = value.toolChoice;
   if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
   const value16 = value.tools;
   if (value16 !== undefined) {
-    if (!Array.isArray(value16))
-      $rt.wrongType(errors, path + "/tools", "an array", value16, at + "/properties/tools/type");
+    if (!Array.isArray(value16)) $rt.notArray(errors, path + "/tools", value16, at + "/properties/tools/type");
     else {
       for (let i17 = 0; i17 < value16.length; i17++) {
         if (errors.full) break;
@@ -4238,13 +4170,12 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
@@ -4276,12 +4207,12 @@ export function isSamplingContent(value: unknown): value is SamplingContent {
 function $testSamplingContent(value: unknown): value is SamplingContent {
   return $testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value);
 }
-function $checkSamplingContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
   if (!($testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
     if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
     else if ($isArray(value)) {
-      if (!Array.isArray(value)) $rt.wrongType(errors, path, "an array", value, at + "/anyOf/1/type");
+      if (!Array.isArray(value)) $rt.notArray(errors, path, value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
@@ -4323,13 +4254,12 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
     value2 === "text" || value2 === "image" || value2 === "audio" || value2 === "tool_use" || value2 === "tool_result"
   );
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.type;
   if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4372,7 +4302,7 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
@@ -4407,13 +4337,13 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
-      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+      $rt.notNumber(errors, path + "/costPriority", value1, at + "/properties/costPriority/type");
     else {
       if (!(value1 >= 0))
         $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
@@ -4423,8 +4353,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   }
   const value2 = value.hints;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/hints", value2, at + "/properties/hints/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
@@ -4436,13 +4365,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value5 = value.intelligencePriority;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isFinite(value5)))
-      $rt.wrongType(
-        errors,
-        path + "/intelligencePriority",
-        "a number",
-        value5,
-        at + "/properties/intelligencePriority/type",
-      );
+      $rt.notNumber(errors, path + "/intelligencePriority", value5, at + "/properties/intelligencePriority/type");
     else {
       if (!(value5 >= 0))
         $rt.report(
@@ -4465,7 +4388,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value6 = value.speedPriority;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isFinite(value6)))
-      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+      $rt.notNumber(errors, path + "/speedPriority", value6, at + "/properties/speedPriority/type");
     else {
       if (!(value6 >= 0))
         $rt.report(
@@ -4511,13 +4434,12 @@ function $testModelHint(value: unknown): value is ModelHint {
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   }
 }
 /** The value as `ModelHint`, or its errors. */
@@ -4542,9 +4464,9 @@ function $testToolChoice(value: unknown): value is ToolChoice {
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4582,13 +4504,12 @@ function $testTool(value: unknown): value is Tool {
   const value2 = value.inputSchema;
   return $testToolInputSchema(value2);
 }
-function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   const value2 = value.inputSchema;
   if (value2 === undefined) return $rt.missing(errors, path, "inputSchema", at + "/required");
   $checkToolInputSchema(value2, path + "/inputSchema", errors);
@@ -4615,9 +4536,9 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   const value1 = value.type;
   return value1 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.type;
   if (value1 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value1 !== "object")
@@ -4650,9 +4571,9 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
   const value2 = value.params;
   return value2 === undefined || $testRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "roots/list")
@@ -4685,9 +4606,9 @@ function $testRequestParams(value: unknown): value is RequestParams {
   const value1 = value._meta;
   return value1 === undefined || $testParamsMeta(value1);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
 }
@@ -4720,13 +4641,12 @@ function $testElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
@@ -4741,8 +4661,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
     );
   const value3 = value.content;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3))
-      $rt.wrongType(errors, path + "/content", "an object", value3, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
     else {
       for (const key4 in value3) {
         if (errors.full) break;
@@ -4750,10 +4669,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
         if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
           if ($isArray(item5)) {
             if (!Array.isArray(item5))
-              $rt.wrongType(
+              $rt.notArray(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "an array",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/0/type",
               );
@@ -4762,10 +4680,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
                 if (errors.full) break;
                 const item7 = item5[i6];
                 if (typeof item7 !== "string")
-                  $rt.wrongType(
+                  $rt.notString(
                     errors,
                     path + "/content/" + $rt.pointerToken(key4) + "/" + i6,
-                    "a string",
                     item7,
                     at + "/properties/content/additionalProperties/anyOf/0/items/type",
                   );
@@ -4773,28 +4690,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
             }
           } else if ($isString(item5)) {
             if (typeof item5 !== "string")
-              $rt.wrongType(
+              $rt.notString(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "a string",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isAnyNumber(item5)) {
             if (!(typeof item5 === "number" && Number.isInteger(item5)))
-              $rt.wrongType(
+              $rt.notInteger(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "an integer",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isBoolean(item5)) {
             if (typeof item5 !== "boolean")
-              $rt.wrongType(
+              $rt.notBoolean(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "a boolean",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
@@ -4845,28 +4759,26 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
   else $checkSamplingContent(value2, path + "/content", errors);
   const value3 = value.model;
   if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
+      $rt.notString(errors, path + "/stopReason", value5, at + "/properties/stopReason/type");
   }
 }
 /** The value as `CreateMessageResult`, or its errors. */
@@ -4896,18 +4808,16 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
   const value2 = value.roots;
   return $isRootArray(value2);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.roots;
   if (value2 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
-  if (!Array.isArray(value2))
-    return $rt.wrongType(errors, path + "/roots", "an array", value2, at + "/properties/roots/type");
+  if (!Array.isArray(value2)) return $rt.notArray(errors, path + "/roots", value2, at + "/properties/roots/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
     const item4 = value2[i3];
@@ -4943,22 +4853,20 @@ function $testRoot(value: unknown): value is Root {
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.name;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/name", "a string", value2, at + "/properties/name/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/name", value2, at + "/properties/name/type");
   }
   const value3 = value.uri;
   if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value3, at + "/properties/uri/type");
+  if (typeof value3 !== "string") $rt.notString(errors, path + "/uri", value3, at + "/properties/uri/type");
 }
 /** The value as `Root`, or its errors. */
 export function validateRoot(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Root> {

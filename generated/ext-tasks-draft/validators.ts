@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 8b3f02c6b7822ed225026c986c5ca6dd27609b7abb38bf52f0bb31bc2ad88b39 d6668251e9479fdf9665e9e1d813b78be1d53a016262624d414ea204fdf9ef68
+// Fingerprint: 96317e5498c7c90460f52a41a98b632a7354b08c8727edef40cb381162cbf663 dedbf82248a5ef24f70ba08124c820a64869c2ab0a1dd3f677ba3ebed56e6708
 
 import type {
   CancelTaskRequest,
@@ -168,16 +168,10 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   const value4 = value.params;
   return $testCancelTaskRequestParams(value4);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
@@ -219,13 +213,12 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `CancelTaskRequestParams`, or its errors. */
 export function validateCancelTaskRequestParams(
@@ -254,10 +247,10 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value2 = value.resultType;
   return value2 === "complete";
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
@@ -321,13 +314,12 @@ function $testCancelledTask(value: unknown): value is CancelledTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "cancelled")
@@ -335,22 +327,22 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -379,7 +371,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorList
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -455,13 +447,12 @@ function $testCompletedTask(value: unknown): value is CompletedTask {
   const value8 = value.result;
   return $isObject(value8);
 }
-function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "completed")
@@ -469,22 +460,22 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -513,7 +504,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -535,8 +526,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorList
   }
   const value8 = value.result;
   if (value8 === undefined) return $rt.missing(errors, path, "result", at + "/required");
-  if (!$rt.isJsonObject(value8))
-    $rt.wrongType(errors, path + "/result", "an object", value8, at + "/properties/result/type");
+  if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
 }
 /** The value as `CompletedTask`, or its errors. */
 export function validateCompletedTask(
@@ -592,10 +582,10 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
       value9 <= 9007199254740991)
   );
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   $checkTask(value, path, errors);
   const value1 = value.resultType;
@@ -654,9 +644,9 @@ function $testDetailedTask(value: unknown): value is DetailedTask {
   }
   return true;
 }
-function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -742,13 +732,12 @@ function $testFailedTask(value: unknown): value is FailedTask {
   const value8 = value.error;
   return $testError(value8);
 }
-function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "failed")
@@ -756,22 +745,22 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): 
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -800,7 +789,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorList): 
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -852,16 +841,10 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value4 = value.params;
   return $testGetTaskRequestParams(value4);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
@@ -896,13 +879,12 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskRequestParams`, or its errors. */
 export function validateGetTaskRequestParams(
@@ -929,10 +911,10 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$testDetailedTask(value)) return false;
   return $isResultTypeObject(value);
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   $checkDetailedTask(value, path, errors);
   const value1 = value.resultType;
@@ -1002,13 +984,12 @@ function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
   const value8 = value.inputRequests;
   return $testInputRequests(value8);
 }
-function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "input_required")
@@ -1016,22 +997,22 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -1060,7 +1041,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -1134,35 +1115,34 @@ function $testTask(value: unknown): value is Task {
       value7 <= 9007199254740991)
   );
 }
-function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -1191,7 +1171,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -1233,19 +1213,13 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   if (!$testNotificationParams(value)) return false;
   return $testDetailedTask(value);
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams/type");
   $checkNotificationParams(value, path, errors);
   $checkDetailedTask(value, path, errors);
-  if (!$rt.isJsonObject(value)) $rt.wrongType(errors, path, "an object", value, at + "/allOf/2/type");
+  if (!$rt.isJsonObject(value)) $rt.notObject(errors, path, value, at + "/allOf/2/type");
 }
 /** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
@@ -1276,16 +1250,10 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   const value3 = value.params;
   return $testTaskStatusNotificationParams(value3);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type");
   $checkJSONRPCNotification(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
@@ -1331,7 +1299,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "cancelled"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatus";
   if (!(
     value === "working" ||
@@ -1375,19 +1343,18 @@ function $testTaskSubscriptionAcknowledgedNotifications(
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
-function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
+          $rt.notString(errors, path + "/taskIds/" + i2, item3, at + "/properties/taskIds/items/type");
       }
     }
   }
@@ -1422,19 +1389,18 @@ function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscr
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
-function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/taskIds", "an array", value1, at + "/properties/taskIds/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/taskIds/" + i2, "a string", item3, at + "/properties/taskIds/items/type");
+          $rt.notString(errors, path + "/taskIds/" + i2, item3, at + "/properties/taskIds/items/type");
       }
     }
   }
@@ -1463,9 +1429,9 @@ function $testTasksExtensionCapability(value: unknown): value is TasksExtensionC
   if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
   return Object.keys(value).length === 0;
 }
-function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     $rt.report(
@@ -1508,16 +1474,10 @@ function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
   const value4 = value.params;
   return $testUpdateTaskRequestParams(value4);
 }
-function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
@@ -1561,13 +1521,12 @@ function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskReques
   const value2 = value.inputResponses;
   return $testInputResponses(value2);
 }
-function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) return $rt.missing(errors, path, "inputResponses", at + "/required");
   $checkInputResponses(value2, path + "/inputResponses", errors);
@@ -1599,10 +1558,10 @@ function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
   const value2 = value.resultType;
   return value2 === "complete";
 }
-function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
@@ -1666,13 +1625,12 @@ function $testWorkingTask(value: unknown): value is WorkingTask {
       value7 <= 9007199254740991)
   );
 }
-function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "working")
@@ -1680,22 +1638,22 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList):
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value3, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
   if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value4, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
   if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value5, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
-        $rt.wrongType(errors, path + "/ttlMs", "an integer", value6, at + "/properties/ttlMs/anyOf/0/type");
+        $rt.notInteger(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
       else {
         if (!(value6 >= -9007199254740991))
           $rt.report(
@@ -1724,7 +1682,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorList):
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/pollIntervalMs", "an integer", value7, at + "/properties/pollIntervalMs/type");
+      $rt.notInteger(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
     else {
       if (!(value7 >= -9007199254740991))
         $rt.report(
@@ -1771,13 +1729,12 @@ function $testAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.audience;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/audience", "an array", value1, at + "/properties/audience/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/audience", value1, at + "/properties/audience/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
@@ -1789,12 +1746,12 @@ function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList):
   const value4 = value.lastModified;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/lastModified", "a string", value4, at + "/properties/lastModified/type");
+      $rt.notString(errors, path + "/lastModified", value4, at + "/properties/lastModified/type");
   }
   const value5 = value.priority;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isFinite(value5)))
-      $rt.wrongType(errors, path + "/priority", "a number", value5, at + "/properties/priority/type");
+      $rt.notNumber(errors, path + "/priority", value5, at + "/properties/priority/type");
     else {
       if (!(value5 >= 0))
         $rt.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
@@ -1833,21 +1790,20 @@ function $testAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
   if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+    $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "audio")
@@ -1884,23 +1840,21 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.blob;
   if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/blob", "a string", value2, at + "/properties/blob/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/blob", value2, at + "/properties/blob/type");
   const value3 = value.mimeType;
   if (value3 !== undefined) {
-    if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value3, at + "/properties/mimeType/type");
+    if (typeof value3 !== "string") $rt.notString(errors, path + "/mimeType", value3, at + "/properties/mimeType/type");
   }
   const value4 = value.uri;
   if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `BlobResourceContents`, or its errors. */
 export function validateBlobResourceContents(
@@ -1933,23 +1887,21 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+    if (typeof value1 !== "boolean") $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.title;
   if (value3 !== undefined) {
-    if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+    if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -2000,9 +1952,9 @@ function $testContentBlock(value: unknown): value is ContentBlock {
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2060,9 +2012,9 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
   const value2 = value.params;
   return $testCreateMessageRequestParams(value2);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "sampling/createMessage")
@@ -2121,9 +2073,9 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value10 = value.tools;
   return value10 === undefined || $isToolArray(value10);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.includeContext;
   if (value1 !== undefined) {
     if (!(value1 === "allServers" || value1 === "none" || value1 === "thisServer"))
@@ -2139,11 +2091,10 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const value2 = value.maxTokens;
   if (value2 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
   else if (!(typeof value2 === "number" && Number.isInteger(value2)))
-    $rt.wrongType(errors, path + "/maxTokens", "an integer", value2, at + "/properties/maxTokens/type");
+    $rt.notInteger(errors, path + "/maxTokens", value2, at + "/properties/maxTokens/type");
   const value3 = value.messages;
   if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -2158,38 +2109,31 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const value8 = value.stopSequences;
   if (value8 !== undefined) {
     if (!Array.isArray(value8))
-      $rt.wrongType(errors, path + "/stopSequences", "an array", value8, at + "/properties/stopSequences/type");
+      $rt.notArray(errors, path + "/stopSequences", value8, at + "/properties/stopSequences/type");
     else {
       for (let i9 = 0; i9 < value8.length; i9++) {
         if (errors.full) break;
         const item10 = value8[i9];
         if (typeof item10 !== "string")
-          $rt.wrongType(
-            errors,
-            path + "/stopSequences/" + i9,
-            "a string",
-            item10,
-            at + "/properties/stopSequences/items/type",
-          );
+          $rt.notString(errors, path + "/stopSequences/" + i9, item10, at + "/properties/stopSequences/items/type");
       }
     }
   }
   const value11 = value.systemPrompt;
   if (value11 !== undefined) {
     if (typeof value11 !== "string")
-      $rt.wrongType(errors, path + "/systemPrompt", "a string", value11, at + "/properties/systemPrompt/type");
+      $rt.notString(errors, path + "/systemPrompt", value11, at + "/properties/systemPrompt/type");
   }
   const value12 = value.temperature;
   if (value12 !== undefined) {
     if (!(typeof value12 === "number" && Number.isFinite(value12)))
-      $rt.wrongType(errors, path + "/temperature", "a number", value12, at + "/properties/temperature/type");
+      $rt.notNumber(errors, path + "/temperature", value12, at + "/properties/temperature/type");
   }
   const value13 = value.toolChoice;
   if (value13 !== undefined) $checkToolChoice(value13, path + "/toolChoice", errors);
   const value14 = value.tools;
   if (value14 !== undefined) {
-    if (!Array.isArray(value14))
-      $rt.wrongType(errors, path + "/tools", "an array", value14, at + "/properties/tools/type");
+    if (!Array.isArray(value14)) $rt.notArray(errors, path + "/tools", value14, at + "/properties/tools/type");
     else {
       for (let i15 = 0; i15 < value14.length; i15++) {
         if (errors.full) break;
@@ -2240,9 +2184,9 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
@@ -2264,15 +2208,14 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
     );
   const value3 = value.model;
   if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
+      $rt.notString(errors, path + "/stopReason", value5, at + "/properties/stopReason/type");
   }
 }
 /** The value as `CreateMessageResult`, or its errors. */
@@ -2302,9 +2245,9 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
   const value2 = value.params;
   return $testElicitRequestParams(value2);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "elicitation/create")
@@ -2342,13 +2285,13 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value3 = value.requestedSchema;
   return $testElicitRequestFormParamsRequestedSchema(value3);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 !== undefined) {
     if (value2 !== "form")
@@ -2391,18 +2334,17 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
   else if (!$rt.isJsonObject(value2))
-    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
       if (errors.full) break;
@@ -2412,14 +2354,13 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
   }
   const value5 = value.required;
   if (value5 !== undefined) {
-    if (!Array.isArray(value5))
-      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
         const item7 = value5[i6];
         if (typeof item7 !== "string")
-          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+          $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
       }
     }
   }
@@ -2451,7 +2392,7 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestFormParams(value) || $testElicitRequestURLParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestFormParams(value) || $testElicitRequestURLParams(value)))
     $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
@@ -2485,20 +2426,20 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value3 = value.url;
   return typeof value3 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value1, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "url")
     $rt.unexpected(errors, path + "/mode", "const", '"url"', value2, at + "/properties/mode/const");
   const value3 = value.url;
   if (value3 === undefined) return $rt.missing(errors, path, "url", at + "/required");
-  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/url", "a string", value3, at + "/properties/url/type");
+  if (typeof value3 !== "string") $rt.notString(errors, path + "/url", value3, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
@@ -2527,9 +2468,9 @@ function $testElicitResult(value: unknown): value is ElicitResult {
   const value2 = value.content;
   return value2 === undefined || $isAnyOf4SchemasMap(value2);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.action;
   if (value1 === undefined) $rt.missing(errors, path, "action", at + "/required");
   else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
@@ -2543,8 +2484,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
     );
   const value2 = value.content;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/content", "an object", value2, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/content", value2, at + "/properties/content/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
@@ -2552,10 +2492,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
         if (!($isStringArray(item4) || $isString(item4) || $isInteger(item4) || $isBoolean(item4))) {
           if ($isArray(item4)) {
             if (!Array.isArray(item4))
-              $rt.wrongType(
+              $rt.notArray(
                 errors,
                 path + "/content/" + $rt.pointerToken(key3),
-                "an array",
                 item4,
                 at + "/properties/content/additionalProperties/anyOf/0/type",
               );
@@ -2564,10 +2503,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
                 if (errors.full) break;
                 const item6 = item4[i5];
                 if (typeof item6 !== "string")
-                  $rt.wrongType(
+                  $rt.notString(
                     errors,
                     path + "/content/" + $rt.pointerToken(key3) + "/" + i5,
-                    "a string",
                     item6,
                     at + "/properties/content/additionalProperties/anyOf/0/items/type",
                   );
@@ -2575,28 +2513,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
             }
           } else if ($isString(item4)) {
             if (typeof item4 !== "string")
-              $rt.wrongType(
+              $rt.notString(
                 errors,
                 path + "/content/" + $rt.pointerToken(key3),
-                "a string",
                 item4,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isAnyNumber(item4)) {
             if (!(typeof item4 === "number" && Number.isInteger(item4)))
-              $rt.wrongType(
+              $rt.notInteger(
                 errors,
                 path + "/content/" + $rt.pointerToken(key3),
-                "an integer",
                 item4,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isBoolean(item4)) {
             if (typeof item4 !== "boolean")
-              $rt.wrongType(
+              $rt.notBoolean(
                 errors,
                 path + "/content/" + $rt.pointerToken(key3),
-                "a boolean",
                 item4,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
@@ -2645,9 +2580,9 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
@@ -2694,17 +2629,16 @@ function $testError(value: unknown): value is Error {
   const value2 = value.message;
   return typeof value2 === "string";
 }
-function $checkError(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.code;
   if (value1 === undefined) $rt.missing(errors, path, "code", at + "/required");
   else if (!(typeof value1 === "number" && Number.isInteger(value1)))
-    $rt.wrongType(errors, path + "/code", "an integer", value1, at + "/properties/code/type");
+    $rt.notInteger(errors, path + "/code", value1, at + "/properties/code/type");
   const value2 = value.message;
   if (value2 === undefined) return $rt.missing(errors, path, "message", at + "/required");
-  if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
 }
 /** The value as `Error`, or its errors. */
 export function validateError(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Error> {
@@ -2734,31 +2668,28 @@ function $testIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mimeType;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value1, at + "/properties/mimeType/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/mimeType", value1, at + "/properties/mimeType/type");
   }
   const value2 = value.sizes;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/sizes", "an array", value2, at + "/properties/sizes/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/sizes", value2, at + "/properties/sizes/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
         if (typeof item4 !== "string")
-          $rt.wrongType(errors, path + "/sizes/" + i3, "a string", item4, at + "/properties/sizes/items/type");
+          $rt.notString(errors, path + "/sizes/" + i3, item4, at + "/properties/sizes/items/type");
       }
     }
   }
   const value5 = value.src;
   if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
-  else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/src", "a string", value5, at + "/properties/src/type");
+  else if (typeof value5 !== "string") $rt.notString(errors, path + "/src", value5, at + "/properties/src/type");
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
@@ -2795,21 +2726,20 @@ function $testImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
   if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+    $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "image")
@@ -2850,18 +2780,17 @@ function $testImplementation(value: unknown): value is Implementation {
   const value6 = value.websiteUrl;
   return value6 === undefined || typeof value6 === "string";
 }
-function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.description;
   if (value1 !== undefined) {
     if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value1, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value1, at + "/properties/description/type");
   }
   const value2 = value.icons;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/icons", "an array", value2, at + "/properties/icons/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/icons", value2, at + "/properties/icons/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
@@ -2872,21 +2801,19 @@ function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorLis
   }
   const value5 = value.name;
   if (value5 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value5, at + "/properties/name/type");
+  else if (typeof value5 !== "string") $rt.notString(errors, path + "/name", value5, at + "/properties/name/type");
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.version;
   if (value7 === undefined) $rt.missing(errors, path, "version", at + "/required");
   else if (typeof value7 !== "string")
-    $rt.wrongType(errors, path + "/version", "a string", value7, at + "/properties/version/type");
+    $rt.notString(errors, path + "/version", value7, at + "/properties/version/type");
   const value8 = value.websiteUrl;
   if (value8 !== undefined) {
     if (typeof value8 !== "string")
-      $rt.wrongType(errors, path + "/websiteUrl", "a string", value8, at + "/properties/websiteUrl/type");
+      $rt.notString(errors, path + "/websiteUrl", value8, at + "/properties/websiteUrl/type");
   }
 }
 /** The value as `Implementation`, or its errors. */
@@ -2927,9 +2854,9 @@ function $testInputRequest(value: unknown): value is InputRequest {
   }
   return true;
 }
-function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
@@ -2982,9 +2909,9 @@ function $testInputRequests(value: unknown): value is InputRequests {
   }
   return true;
 }
-function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3014,7 +2941,7 @@ export function isInputResponse(value: unknown): value is InputResponse {
 function $testInputResponse(value: unknown): value is InputResponse {
   return $testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value);
 }
-function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputResponse(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponse";
   if (!($testCreateMessageResult(value) || $testListRootsResult(value) || $testElicitResult(value)))
     $rt.report(errors, path, "anyOf", "must match at least one of the 3 allowed schemas", at + "/anyOf");
@@ -3047,9 +2974,9 @@ function $testInputResponses(value: unknown): value is InputResponses {
   }
   return true;
 }
-function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3084,9 +3011,9 @@ function $testJSONObject(value: unknown): value is JSONObject {
   }
   return true;
 }
-function $checkJSONObject(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkJSONObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3119,21 +3046,19 @@ function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification 
   const value3 = value.params;
   return value3 === undefined || $isObject(value3);
 }
-function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
     $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/method", "a string", value2, at + "/properties/method/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/method", value2, at + "/properties/method/type");
   const value3 = value.params;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3))
-      $rt.wrongType(errors, path + "/params", "an object", value3, at + "/properties/params/type");
+    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/params", value3, at + "/properties/params/type");
   }
 }
 /** The value as `JSONRPCNotification`, or its errors. */
@@ -3167,9 +3092,9 @@ function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   const value4 = value.params;
   return value4 === undefined || $isObject(value4);
 }
-function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -3179,12 +3104,10 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorLis
     $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/method", "a string", value3, at + "/properties/method/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/method", value3, at + "/properties/method/type");
   const value4 = value.params;
   if (value4 !== undefined) {
-    if (!$rt.isJsonObject(value4))
-      $rt.wrongType(errors, path + "/params", "an object", value4, at + "/properties/params/type");
+    if (!$rt.isJsonObject(value4)) $rt.notObject(errors, path + "/params", value4, at + "/properties/params/type");
   }
 }
 /** The value as `JSONRPCRequest`, or its errors. */
@@ -3216,7 +3139,7 @@ function $testJSONValue(value: unknown): value is JSONValue {
     typeof value === "boolean"
   );
 }
-function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONValue";
   if (!(
     $testJSONObject(value) ||
@@ -3227,7 +3150,7 @@ function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorList): v
   )) {
     if ($isObject(value)) $checkJSONObject(value, path, errors);
     else if ($isArray(value)) {
-      if (!Array.isArray(value)) $rt.wrongType(errors, path, "an array", value, at + "/anyOf/1/type");
+      if (!Array.isArray(value)) $rt.notArray(errors, path, value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
@@ -3236,12 +3159,12 @@ function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorList): v
         }
       }
     } else if ($isString(value)) {
-      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/anyOf/2/type");
+      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/anyOf/2/type");
     } else if ($isAnyNumber(value)) {
       if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.wrongType(errors, path, "an integer", value, at + "/anyOf/2/type");
+        $rt.notInteger(errors, path, value, at + "/anyOf/2/type");
     } else if ($isBoolean(value)) {
-      if (typeof value !== "boolean") $rt.wrongType(errors, path, "a boolean", value, at + "/anyOf/2/type");
+      if (typeof value !== "boolean") $rt.notBoolean(errors, path, value, at + "/anyOf/2/type");
     } else {
       $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
     }
@@ -3279,48 +3202,44 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.enumNames;
   if (value6 !== undefined) {
-    if (!Array.isArray(value6))
-      $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+    if (!Array.isArray(value6)) $rt.notArray(errors, path + "/enumNames", value6, at + "/properties/enumNames/type");
     else {
       for (let i7 = 0; i7 < value6.length; i7++) {
         if (errors.full) break;
         const item8 = value6[i7];
         if (typeof item8 !== "string")
-          $rt.wrongType(errors, path + "/enumNames/" + i7, "a string", item8, at + "/properties/enumNames/items/type");
+          $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
       }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
-    if (typeof value9 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+    if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
   if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -3354,9 +3273,9 @@ function $testListRootsRequest(value: unknown): value is ListRootsRequest {
   const value2 = value.params;
   return value2 === undefined || $testListRootsRequestParams(value2);
 }
-function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "roots/list")
@@ -3389,9 +3308,9 @@ function $testListRootsRequestParams(value: unknown): value is ListRootsRequestP
   const value1 = value._meta;
   return value1 === undefined || $testMetaObject(value1);
 }
-function $checkListRootsRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListRootsRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
 }
@@ -3420,13 +3339,12 @@ function $testListRootsResult(value: unknown): value is ListRootsResult {
   const value1 = value.roots;
   return $isRootArray(value1);
 }
-function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.roots;
   if (value1 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
-  if (!Array.isArray(value1))
-    return $rt.wrongType(errors, path + "/roots", "an array", value1, at + "/properties/roots/type");
+  if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/roots", value1, at + "/properties/roots/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
@@ -3456,9 +3374,9 @@ export function isMetaObject(value: unknown): value is MetaObject {
 function $testMetaObject(value: unknown): value is MetaObject {
   return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
-function $checkMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!$rt.isJsonObject(value)) $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) $rt.notObject(errors, path, value, at + "/type");
 }
 /** The value as `MetaObject`, or its errors. */
 export function validateMetaObject(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<MetaObject> {
@@ -3482,13 +3400,12 @@ function $testModelHint(value: unknown): value is ModelHint {
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   }
 }
 /** The value as `ModelHint`, or its errors. */
@@ -3521,13 +3438,13 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
-      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+      $rt.notNumber(errors, path + "/costPriority", value1, at + "/properties/costPriority/type");
     else {
       if (!(value1 >= 0))
         $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
@@ -3537,8 +3454,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   }
   const value2 = value.hints;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/hints", value2, at + "/properties/hints/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
@@ -3550,13 +3466,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value5 = value.intelligencePriority;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isFinite(value5)))
-      $rt.wrongType(
-        errors,
-        path + "/intelligencePriority",
-        "a number",
-        value5,
-        at + "/properties/intelligencePriority/type",
-      );
+      $rt.notNumber(errors, path + "/intelligencePriority", value5, at + "/properties/intelligencePriority/type");
     else {
       if (!(value5 >= 0))
         $rt.report(
@@ -3579,7 +3489,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value6 = value.speedPriority;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isFinite(value6)))
-      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+      $rt.notNumber(errors, path + "/speedPriority", value6, at + "/properties/speedPriority/type");
     else {
       if (!(value6 >= 0))
         $rt.report(
@@ -3625,9 +3535,9 @@ function $testNotificationMetaObject(value: unknown): value is NotificationMetaO
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
   return value1 === undefined || $testRequestId(value1);
 }
-function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
   if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
 }
@@ -3656,9 +3566,9 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
   const value1 = value._meta;
   return value1 === undefined || $testNotificationMetaObject(value1);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
 }
@@ -3697,33 +3607,32 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
-      $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+      $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.maximum;
   if (value3 !== undefined) {
     if (!(typeof value3 === "number" && Number.isFinite(value3)))
-      $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+      $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
   }
   const value4 = value.minimum;
   if (value4 !== undefined) {
     if (!(typeof value4 === "number" && Number.isFinite(value4)))
-      $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+      $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+    if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
   if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -3762,7 +3671,7 @@ function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchem
     $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
     $testStringSchema(value) ||
@@ -3799,14 +3708,13 @@ export function isRequestId(value: unknown): value is RequestId {
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
     } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.wrongType(errors, path, "an integer", value, at + "/type");
+      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
     } else {
       $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
@@ -3852,9 +3760,9 @@ function $testResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
@@ -3862,12 +3770,11 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList)
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value3, at + "/properties/description/type");
   }
   const value4 = value.icons;
   if (value4 !== undefined) {
-    if (!Array.isArray(value4))
-      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    if (!Array.isArray(value4)) $rt.notArray(errors, path + "/icons", value4, at + "/properties/icons/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
@@ -3878,22 +3785,19 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList)
   }
   const value7 = value.mimeType;
   if (value7 !== undefined) {
-    if (typeof value7 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value7, at + "/properties/mimeType/type");
+    if (typeof value7 !== "string") $rt.notString(errors, path + "/mimeType", value7, at + "/properties/mimeType/type");
   }
   const value8 = value.name;
   if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value8 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.size;
   if (value9 !== undefined) {
     if (!(typeof value9 === "number" && Number.isInteger(value9)))
-      $rt.wrongType(errors, path + "/size", "an integer", value9, at + "/properties/size/type");
+      $rt.notInteger(errors, path + "/size", value9, at + "/properties/size/type");
   }
   const value10 = value.title;
   if (value10 !== undefined) {
-    if (typeof value10 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
+    if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
   }
   const value11 = value.type;
   if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
@@ -3901,8 +3805,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList)
     $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
   const value12 = value.uri;
   if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value12 !== "string")
-    $rt.wrongType(errors, path + "/uri", "a string", value12, at + "/properties/uri/type");
+  if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
 }
 /** The value as `ResourceLink`, or its errors. */
 export function validateResourceLink(
@@ -3931,15 +3834,15 @@ function $testResult(value: unknown): value is Result {
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.resultType;
   if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
   if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value2, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value2, at + "/properties/resultType/type");
 }
 /** The value as `Result`, or its errors. */
 export function validateResult(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Result> {
@@ -3963,9 +3866,9 @@ function $testResultMetaObject(value: unknown): value is ResultMetaObject {
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   return value1 === undefined || $testImplementation(value1);
 }
-function $checkResultMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResultMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
 }
@@ -3992,7 +3895,7 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
@@ -4023,19 +3926,18 @@ function $testRoot(value: unknown): value is Root {
   const value3 = value.uri;
   return typeof value3 === "string";
 }
-function $checkRoot(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.name;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/name", "a string", value2, at + "/properties/name/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/name", value2, at + "/properties/name/type");
   }
   const value3 = value.uri;
   if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value3 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value3, at + "/properties/uri/type");
+  if (typeof value3 !== "string") $rt.notString(errors, path + "/uri", value3, at + "/properties/uri/type");
 }
 /** The value as `Root`, or its errors. */
 export function validateRoot(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Root> {
@@ -4071,9 +3973,9 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
@@ -4141,9 +4043,9 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -4212,18 +4114,17 @@ function $testStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.format;
   if (value3 !== undefined) {
@@ -4240,17 +4141,16 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList)
   const value4 = value.maxLength;
   if (value4 !== undefined) {
     if (!(typeof value4 === "number" && Number.isInteger(value4)))
-      $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+      $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
   }
   const value5 = value.minLength;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isInteger(value5)))
-      $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+      $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4288,17 +4188,16 @@ function $testTextContent(value: unknown): value is TextContent {
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "text")
@@ -4332,23 +4231,21 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.mimeType;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value2, at + "/properties/mimeType/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/mimeType", value2, at + "/properties/mimeType/type");
   }
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.uri;
   if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `TextResourceContents`, or its errors. */
 export function validateTextResourceContents(
@@ -4387,26 +4284,25 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+          $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
       }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
@@ -4414,17 +4310,16 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
-      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+      $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
   }
   const value7 = value.minItems;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+      $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (typeof value8 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+    if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4456,13 +4351,12 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
-  if (!Array.isArray(value1))
-    return $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
@@ -4496,18 +4390,16 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
-  if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
@@ -4542,23 +4434,21 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -4568,8 +4458,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4603,17 +4492,15 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
-  if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
 export function validateTitledSingleSelectEnumSchemaItem(
@@ -4654,9 +4541,9 @@ function $testTool(value: unknown): value is Tool {
   const value8 = value.title;
   return value8 === undefined || typeof value8 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.annotations;
@@ -4664,12 +4551,11 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value3, at + "/properties/description/type");
   }
   const value4 = value.icons;
   if (value4 !== undefined) {
-    if (!Array.isArray(value4))
-      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    if (!Array.isArray(value4)) $rt.notArray(errors, path + "/icons", value4, at + "/properties/icons/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
@@ -4683,14 +4569,12 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   else $checkToolInputSchema(value7, path + "/inputSchema", errors);
   const value8 = value.name;
   if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value8 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.outputSchema;
   if (value9 !== undefined) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
   const value10 = value.title;
   if (value10 !== undefined) {
-    if (typeof value10 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
+    if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
   }
 }
 /** The value as `Tool`, or its errors. */
@@ -4717,13 +4601,12 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   const value2 = value.type;
   return value2 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.type;
   if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4755,13 +4638,12 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
   const value1 = value.$schema;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
 }
 /** The value as `ToolOutputSchema`, or its errors. */
@@ -4797,33 +4679,32 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.destructiveHint;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/destructiveHint", "a boolean", value1, at + "/properties/destructiveHint/type");
+      $rt.notBoolean(errors, path + "/destructiveHint", value1, at + "/properties/destructiveHint/type");
   }
   const value2 = value.idempotentHint;
   if (value2 !== undefined) {
     if (typeof value2 !== "boolean")
-      $rt.wrongType(errors, path + "/idempotentHint", "a boolean", value2, at + "/properties/idempotentHint/type");
+      $rt.notBoolean(errors, path + "/idempotentHint", value2, at + "/properties/idempotentHint/type");
   }
   const value3 = value.openWorldHint;
   if (value3 !== undefined) {
     if (typeof value3 !== "boolean")
-      $rt.wrongType(errors, path + "/openWorldHint", "a boolean", value3, at + "/properties/openWorldHint/type");
+      $rt.notBoolean(errors, path + "/openWorldHint", value3, at + "/properties/openWorldHint/type");
   }
   const value4 = value.readOnlyHint;
   if (value4 !== undefined) {
     if (typeof value4 !== "boolean")
-      $rt.wrongType(errors, path + "/readOnlyHint", "a boolean", value4, at + "/properties/readOnlyHint/type");
+      $rt.notBoolean(errors, path + "/readOnlyHint", value4, at + "/properties/readOnlyHint/type");
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+    if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
 }
 /** The value as `ToolAnnotations`, or its errors. */
@@ -4851,9 +4732,9 @@ function $testToolChoice(value: unknown): value is ToolChoice {
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4897,15 +4778,14 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
   const value5 = value.type;
   return value5 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
-  else if (!Array.isArray(value2))
-    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
+  else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
@@ -4915,13 +4795,12 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   }
   const value5 = value.isError;
   if (value5 !== undefined) {
-    if (typeof value5 !== "boolean")
-      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+    if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.toolUseId;
   if (value6 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
   else if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/toolUseId", "a string", value6, at + "/properties/toolUseId/type");
+    $rt.notString(errors, path + "/toolUseId", value6, at + "/properties/toolUseId/type");
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "tool_result")
@@ -4960,23 +4839,20 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
   if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
-  else if (!$rt.isJsonObject(value3))
-    $rt.wrongType(errors, path + "/input", "an object", value3, at + "/properties/input/type");
+  else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "tool_use")
@@ -5019,26 +4895,25 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+          $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
       }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
@@ -5046,17 +4921,16 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
-      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+      $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
   }
   const value7 = value.minItems;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+      $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (typeof value8 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+    if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -5090,19 +4964,18 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
       if (typeof item3 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i2, item3, at + "/properties/enum/items/type");
     }
   }
   const value4 = value.type;
@@ -5143,35 +5016,32 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -5209,9 +5079,9 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
   const value4 = value.params;
   return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5258,15 +5128,14 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
-  else if (!Array.isArray(value2))
-    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
+  else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
@@ -5276,13 +5145,12 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorLis
   }
   const value5 = value.isError;
   if (value5 !== undefined) {
-    if (typeof value5 !== "boolean")
-      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+    if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.resultType;
   if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
   if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
 }
 /** The value as `CallToolResult`, or its errors. */
 export function validateCallToolResult(
@@ -5315,9 +5183,9 @@ function $testInputRequiredResult(value: unknown): value is InputRequiredResult 
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputRequests;
@@ -5325,12 +5193,12 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.Err
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
+      $rt.notString(errors, path + "/requestState", value3, at + "/properties/requestState/type");
   }
   const value4 = value.resultType;
   if (value4 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
   if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value4, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value4, at + "/properties/resultType/type");
 }
 /** The value as `InputRequiredResult`, or its errors. */
 export function validateInputRequiredResult(
@@ -5363,9 +5231,9 @@ function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
   const value4 = value.params;
   return $testRequestParams(value4);
 }
-function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5418,9 +5286,9 @@ function $testDiscoverResult(value: unknown): value is DiscoverResult {
   const value7 = value.ttlMs;
   return typeof value7 === "number" && Number.isInteger(value7) && value7 >= 0;
 }
-function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
@@ -5440,25 +5308,24 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorLis
   const value4 = value.instructions;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/instructions", "a string", value4, at + "/properties/instructions/type");
+      $rt.notString(errors, path + "/instructions", value4, at + "/properties/instructions/type");
   }
   const value5 = value.resultType;
   if (value5 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
   else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value5, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value5, at + "/properties/resultType/type");
   const value6 = value.supportedVersions;
   if (value6 === undefined) $rt.missing(errors, path, "supportedVersions", at + "/required");
   else if (!Array.isArray(value6))
-    $rt.wrongType(errors, path + "/supportedVersions", "an array", value6, at + "/properties/supportedVersions/type");
+    $rt.notArray(errors, path + "/supportedVersions", value6, at + "/properties/supportedVersions/type");
   else {
     for (let i7 = 0; i7 < value6.length; i7++) {
       if (errors.full) break;
       const item8 = value6[i7];
       if (typeof item8 !== "string")
-        $rt.wrongType(
+        $rt.notString(
           errors,
           path + "/supportedVersions/" + i7,
-          "a string",
           item8,
           at + "/properties/supportedVersions/items/type",
         );
@@ -5467,7 +5334,7 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorLis
   const value9 = value.ttlMs;
   if (value9 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
   if (!(typeof value9 === "number" && Number.isInteger(value9)))
-    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value9, at + "/properties/ttlMs/type");
+    return $rt.notInteger(errors, path + "/ttlMs", value9, at + "/properties/ttlMs/type");
   if (!(value9 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
 /** The value as `DiscoverResult`, or its errors. */
@@ -5501,9 +5368,9 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
   const value4 = value.params;
   return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5552,9 +5419,9 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
   const value5 = value.ttlMs;
   return typeof value5 === "number" && Number.isInteger(value5) && value5 >= 0;
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
@@ -5570,8 +5437,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
     );
   const value3 = value.contents;
   if (value3 === undefined) $rt.missing(errors, path, "contents", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/contents", "an array", value3, at + "/properties/contents/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/contents", value3, at + "/properties/contents/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -5589,11 +5455,11 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
   const value6 = value.resultType;
   if (value6 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
   else if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
   const value7 = value.ttlMs;
   if (value7 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
   if (!(typeof value7 === "number" && Number.isInteger(value7)))
-    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value7, at + "/properties/ttlMs/type");
+    return $rt.notInteger(errors, path + "/ttlMs", value7, at + "/properties/ttlMs/type");
   if (!(value7 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
 /** The value as `ReadResourceResult`, or its errors. */
@@ -5627,9 +5493,9 @@ function $testSubscriptionsListenRequest(value: unknown): value is Subscriptions
   const value4 = value.params;
   return $testSubscriptionsListenRequestParams(value4);
 }
-function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5679,16 +5545,16 @@ function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsL
   const value2 = value.resultType;
   return typeof value2 === "string";
 }
-function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
   const value2 = value.resultType;
   if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
   if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value2, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value2, at + "/properties/resultType/type");
 }
 /** The value as `SubscriptionsListenResult`, or its errors. */
 export function validateSubscriptionsListenResult(
@@ -5721,9 +5587,9 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   const value4 = value.params;
   return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5770,20 +5636,19 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
   const value4 = value.resultType;
   return typeof value4 === "string";
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.messages;
   if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -5794,7 +5659,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorLi
   const value6 = value.resultType;
   if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
   if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value6, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
 }
 /** The value as `GetPromptResult`, or its errors. */
 export function validateGetPromptResult(
@@ -5827,9 +5692,9 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   const value4 = value.params;
   return $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -5880,9 +5745,9 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
   const value6 = value.ttlMs;
   return typeof value6 === "number" && Number.isInteger(value6) && value6 >= 0;
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
@@ -5899,16 +5764,15 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorLi
   const value3 = value.nextCursor;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/nextCursor", "a string", value3, at + "/properties/nextCursor/type");
+      $rt.notString(errors, path + "/nextCursor", value3, at + "/properties/nextCursor/type");
   }
   const value4 = value.resultType;
   if (value4 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/resultType", "a string", value4, at + "/properties/resultType/type");
+    $rt.notString(errors, path + "/resultType", value4, at + "/properties/resultType/type");
   const value5 = value.tools;
   if (value5 === undefined) $rt.missing(errors, path, "tools", at + "/required");
-  else if (!Array.isArray(value5))
-    $rt.wrongType(errors, path + "/tools", "an array", value5, at + "/properties/tools/type");
+  else if (!Array.isArray(value5)) $rt.notArray(errors, path + "/tools", value5, at + "/properties/tools/type");
   else {
     for (let i6 = 0; i6 < value5.length; i6++) {
       if (errors.full) break;
@@ -5919,7 +5783,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorLi
   const value8 = value.ttlMs;
   if (value8 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
   if (!(typeof value8 === "number" && Number.isInteger(value8)))
-    return $rt.wrongType(errors, path + "/ttlMs", "an integer", value8, at + "/properties/ttlMs/type");
+    return $rt.notInteger(errors, path + "/ttlMs", value8, at + "/properties/ttlMs/type");
   if (!(value8 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
 }
 /** The value as `ListToolsResult`, or its errors. */
@@ -5951,9 +5815,9 @@ function $testInputResponseRequestParams(value: unknown): value is InputResponse
   const value3 = value.requestState;
   return value3 === undefined || typeof value3 === "string";
 }
-function $checkInputResponseRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkInputResponseRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -5962,7 +5826,7 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
+      $rt.notString(errors, path + "/requestState", value3, at + "/properties/requestState/type");
   }
 }
 /** The value as `InputResponseRequestParams`, or its errors. */
@@ -5994,19 +5858,13 @@ function $testMissingRequiredClientCapabilityError(value: unknown): value is Mis
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
   if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
   else if (!$rt.isJsonObject(value1))
-    $rt.wrongType(
-      errors,
-      path + "/error",
-      "an object",
-      value1,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
-    );
+    $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
@@ -6060,10 +5918,10 @@ function $testMissingRequiredClientCapabilityErrorData(
   const value1 = value.requiredCapabilities;
   return $testClientCapabilities(value1);
 }
-function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requiredCapabilities;
   if (value1 === undefined) return $rt.missing(errors, path, "requiredCapabilities", at + "/required");
   $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
@@ -6104,9 +5962,9 @@ function $testSubscriptionsAcknowledgedNotification(value: unknown): value is Su
   const value3 = value.params;
   return $testSubscriptionsAcknowledgedNotificationParams(value3);
 }
-function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -6155,9 +6013,9 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
   const value3 = value.params;
   return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -6205,19 +6063,13 @@ function $testUnsupportedProtocolVersionError(value: unknown): value is Unsuppor
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
-function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
   if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
   else if (!$rt.isJsonObject(value1))
-    $rt.wrongType(
-      errors,
-      path + "/error",
-      "an object",
-      value1,
-      "schemas/ext-tasks-draft.schema.json#/$defs/Error/type",
-    );
+    $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
@@ -6269,23 +6121,23 @@ function $testUnsupportedProtocolVersionErrorData(value: unknown): value is Unsu
   const value2 = value.supported;
   return $isStringArray(value2);
 }
-function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requested;
   if (value1 === undefined) $rt.missing(errors, path, "requested", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/requested", "a string", value1, at + "/properties/requested/type");
+    $rt.notString(errors, path + "/requested", value1, at + "/properties/requested/type");
   const value2 = value.supported;
   if (value2 === undefined) return $rt.missing(errors, path, "supported", at + "/required");
   if (!Array.isArray(value2))
-    return $rt.wrongType(errors, path + "/supported", "an array", value2, at + "/properties/supported/type");
+    return $rt.notArray(errors, path + "/supported", value2, at + "/properties/supported/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
     const item4 = value2[i3];
     if (typeof item4 !== "string")
-      $rt.wrongType(errors, path + "/supported/" + i3, "a string", item4, at + "/properties/supported/items/type");
+      $rt.notString(errors, path + "/supported/" + i3, item4, at + "/properties/supported/items/type");
   }
 }
 /** The value as `UnsupportedProtocolVersionErrorData`, or its errors. */
@@ -6321,27 +6173,26 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+      $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.inputResponses;
   if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.requestState;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/requestState", "a string", value5, at + "/properties/requestState/type");
+      $rt.notString(errors, path + "/requestState", value5, at + "/properties/requestState/type");
   }
 }
 /** The value as `CallToolRequestParams`, or its errors. */
@@ -6377,9 +6228,9 @@ function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
   const value5 = value.progressToken;
   return value5 === undefined || $testProgressToken(value5);
 }
-function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
   if (value1 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/clientCapabilities", at + "/required");
   else $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
@@ -6390,10 +6241,9 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.Error
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
   if (value4 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/protocolVersion", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(
+    $rt.notString(
       errors,
       path + "/io.modelcontextprotocol~1protocolVersion",
-      "a string",
       value4,
       at + "/properties/io.modelcontextprotocol~1protocolVersion/type",
     );
@@ -6433,15 +6283,15 @@ function $testClientCapabilities(value: unknown): value is ClientCapabilities {
   const value5 = value.sampling;
   return value5 === undefined || $testClientCapabilitiesSampling(value5);
 }
-function $checkClientCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkClientCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitation;
   if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
   const value2 = value.experimental;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/experimental", "an object", value2, at + "/properties/experimental/type");
+      $rt.notObject(errors, path + "/experimental", value2, at + "/properties/experimental/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
@@ -6453,7 +6303,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
   const value5 = value.extensions;
   if (value5 !== undefined) {
     if (!$rt.isJsonObject(value5))
-      $rt.wrongType(errors, path + "/extensions", "an object", value5, at + "/properties/extensions/type");
+      $rt.notObject(errors, path + "/extensions", value5, at + "/properties/extensions/type");
     else {
       for (const key6 in value5) {
         if (errors.full) break;
@@ -6464,8 +6314,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
   }
   const value8 = value.roots;
   if (value8 !== undefined) {
-    if (!$rt.isJsonObject(value8))
-      $rt.wrongType(errors, path + "/roots", "an object", value8, at + "/properties/roots/type");
+    if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/roots", value8, at + "/properties/roots/type");
   }
   const value9 = value.sampling;
   if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
@@ -6497,9 +6346,9 @@ function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapa
   const value2 = value.url;
   return value2 === undefined || $testJSONObject(value2);
 }
-function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.form;
   if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
   const value2 = value.url;
@@ -6532,9 +6381,9 @@ function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabil
   const value2 = value.tools;
   return value2 === undefined || $testJSONObject(value2);
 }
-function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.context;
   if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
   const value2 = value.tools;
@@ -6563,7 +6412,7 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
   return $VALUES1.has(value);
 }
-function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
   if (!$VALUES1.has(value))
     $rt.unexpected(
@@ -6598,14 +6447,13 @@ export function isProgressToken(value: unknown): value is ProgressToken {
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
     } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.wrongType(errors, path, "an integer", value, at + "/type");
+      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
     } else {
       $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
@@ -6636,9 +6484,9 @@ function $testRequestParams(value: unknown): value is RequestParams {
   const value1 = value._meta;
   return $testRequestMetaObject(value1);
 }
-function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) return $rt.missing(errors, path, "_meta", at + "/required");
   $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -6680,15 +6528,15 @@ function $testServerCapabilities(value: unknown): value is ServerCapabilities {
   const value7 = value.tools;
   return value7 === undefined || $testServerCapabilitiesTools(value7);
 }
-function $checkServerCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkServerCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.completions;
   if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
   const value2 = value.experimental;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/experimental", "an object", value2, at + "/properties/experimental/type");
+      $rt.notObject(errors, path + "/experimental", value2, at + "/properties/experimental/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
@@ -6700,7 +6548,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $rt.Erro
   const value5 = value.extensions;
   if (value5 !== undefined) {
     if (!$rt.isJsonObject(value5))
-      $rt.wrongType(errors, path + "/extensions", "an object", value5, at + "/properties/extensions/type");
+      $rt.notObject(errors, path + "/extensions", value5, at + "/properties/extensions/type");
     else {
       for (const key6 in value5) {
         if (errors.full) break;
@@ -6743,13 +6591,13 @@ function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabili
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
+      $rt.notBoolean(errors, path + "/listChanged", value1, at + "/properties/listChanged/type");
   }
 }
 /** The value as `ServerCapabilitiesPrompts`, or its errors. */
@@ -6779,18 +6627,18 @@ function $testServerCapabilitiesResources(value: unknown): value is ServerCapabi
   const value2 = value.subscribe;
   return value2 === undefined || typeof value2 === "boolean";
 }
-function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
+      $rt.notBoolean(errors, path + "/listChanged", value1, at + "/properties/listChanged/type");
   }
   const value2 = value.subscribe;
   if (value2 !== undefined) {
     if (typeof value2 !== "boolean")
-      $rt.wrongType(errors, path + "/subscribe", "a boolean", value2, at + "/properties/subscribe/type");
+      $rt.notBoolean(errors, path + "/subscribe", value2, at + "/properties/subscribe/type");
   }
 }
 /** The value as `ServerCapabilitiesResources`, or its errors. */
@@ -6818,13 +6666,13 @@ function $testServerCapabilitiesTools(value: unknown): value is ServerCapabiliti
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
-function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/listChanged", "a boolean", value1, at + "/properties/listChanged/type");
+      $rt.notBoolean(errors, path + "/listChanged", value1, at + "/properties/listChanged/type");
   }
 }
 /** The value as `ServerCapabilitiesTools`, or its errors. */
@@ -6858,9 +6706,9 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -6869,11 +6717,11 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/requestState", "a string", value3, at + "/properties/requestState/type");
+      $rt.notString(errors, path + "/requestState", value3, at + "/properties/requestState/type");
   }
   const value4 = value.uri;
   if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `ReadResourceRequestParams`, or its errors. */
 export function validateReadResourceRequestParams(
@@ -6902,9 +6750,9 @@ function $testSubscriptionsListenRequestParams(value: unknown): value is Subscri
   const value2 = value.notifications;
   return $testSubscriptionFilter(value2);
 }
-function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -6943,39 +6791,26 @@ function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
   const value4 = value.toolsListChanged;
   return value4 === undefined || typeof value4 === "boolean";
 }
-function $checkSubscriptionFilter(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionFilter(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.promptsListChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(
-        errors,
-        path + "/promptsListChanged",
-        "a boolean",
-        value1,
-        at + "/properties/promptsListChanged/type",
-      );
+      $rt.notBoolean(errors, path + "/promptsListChanged", value1, at + "/properties/promptsListChanged/type");
   }
   const value2 = value.resourceSubscriptions;
   if (value2 !== undefined) {
     if (!Array.isArray(value2))
-      $rt.wrongType(
-        errors,
-        path + "/resourceSubscriptions",
-        "an array",
-        value2,
-        at + "/properties/resourceSubscriptions/type",
-      );
+      $rt.notArray(errors, path + "/resourceSubscriptions", value2, at + "/properties/resourceSubscriptions/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
         if (typeof item4 !== "string")
-          $rt.wrongType(
+          $rt.notString(
             errors,
             path + "/resourceSubscriptions/" + i3,
-            "a string",
             item4,
             at + "/properties/resourceSubscriptions/items/type",
           );
@@ -6985,18 +6820,12 @@ function $checkSubscriptionFilter(value: unknown, path: string, errors: $rt.Erro
   const value5 = value.resourcesListChanged;
   if (value5 !== undefined) {
     if (typeof value5 !== "boolean")
-      $rt.wrongType(
-        errors,
-        path + "/resourcesListChanged",
-        "a boolean",
-        value5,
-        at + "/properties/resourcesListChanged/type",
-      );
+      $rt.notBoolean(errors, path + "/resourcesListChanged", value5, at + "/properties/resourcesListChanged/type");
   }
   const value6 = value.toolsListChanged;
   if (value6 !== undefined) {
     if (typeof value6 !== "boolean")
-      $rt.wrongType(errors, path + "/toolsListChanged", "a boolean", value6, at + "/properties/toolsListChanged/type");
+      $rt.notBoolean(errors, path + "/toolsListChanged", value6, at + "/properties/toolsListChanged/type");
   }
 }
 /** The value as `SubscriptionFilter`, or its errors. */
@@ -7026,9 +6855,9 @@ function $testSubscriptionsListenResultMeta(value: unknown): value is Subscripti
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
   return $testRequestId(value2);
 }
-function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
@@ -7069,25 +6898,24 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
   const value5 = value.requestState;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+      $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
         if (typeof item4 !== "string")
-          $rt.wrongType(
+          $rt.notString(
             errors,
             path + "/arguments/" + $rt.pointerToken(key3),
-            "a string",
             item4,
             at + "/properties/arguments/additionalProperties/type",
           );
@@ -7098,12 +6926,11 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
   const value6 = value.name;
   if (value6 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value6, at + "/properties/name/type");
+  else if (typeof value6 !== "string") $rt.notString(errors, path + "/name", value6, at + "/properties/name/type");
   const value7 = value.requestState;
   if (value7 !== undefined) {
     if (typeof value7 !== "string")
-      $rt.wrongType(errors, path + "/requestState", "a string", value7, at + "/properties/requestState/type");
+      $rt.notString(errors, path + "/requestState", value7, at + "/properties/requestState/type");
   }
 }
 /** The value as `GetPromptRequestParams`, or its errors. */
@@ -7133,9 +6960,9 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
   const value2 = value.role;
   return $testRole(value2);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
   else $checkContentBlock(value1, path + "/content", errors);
@@ -7170,16 +6997,15 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cursor;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/cursor", "a string", value2, at + "/properties/cursor/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/cursor", value2, at + "/properties/cursor/type");
   }
 }
 /** The value as `PaginatedRequestParams`, or its errors. */
@@ -7213,9 +7039,9 @@ function $testSubscriptionsAcknowledgedNotificationParams(
   const value2 = value.notifications;
   return $testSubscriptionFilter(value2);
 }
-function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
   const value2 = value.notifications;

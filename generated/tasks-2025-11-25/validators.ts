@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: df3429a8759a7da5cdfa7e161081be37a78cf243e903104cc6f510469fb7b81b 8b07d954ff6be3683962554e5a4314883be59404104eee932c1e78c486261d30
+// Fingerprint: d88f7b330b78407a263e659f45128ee7c3bfe25eaa83864ed596d00fbe84cc6e 0c5496d84b24d75a9f8070b899d14f2234b0bbcf86d4f26643137c2e8fdd9ad8
 
 import type {
   TaskStatus,
@@ -130,7 +130,7 @@ function $testTaskStatus(value: unknown): value is TaskStatus {
     value === "working"
   );
 }
-function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatus";
   if (!(
     value === "cancelled" ||
@@ -170,13 +170,13 @@ function $testTaskMetadata(value: unknown): value is TaskMetadata {
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
-function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.ttl;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isInteger(value1)))
-      $rt.wrongType(errors, path + "/ttl", "an integer", value1, at + "/properties/ttl/type");
+      $rt.notInteger(errors, path + "/ttl", value1, at + "/properties/ttl/type");
   }
 }
 /** The value as `TaskMetadata`, or its errors. */
@@ -204,13 +204,12 @@ function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata 
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `RelatedTaskMetadata`, or its errors. */
 export function validateRelatedTaskMetadata(
@@ -249,21 +248,21 @@ function $testTask(value: unknown): value is Task {
   const value7 = value.ttl;
   return (typeof value7 === "number" && Number.isInteger(value7)) || value7 === null;
 }
-function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.createdAt;
   if (value1 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
   else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/createdAt", "a string", value1, at + "/properties/createdAt/type");
+    $rt.notString(errors, path + "/createdAt", value1, at + "/properties/createdAt/type");
   const value2 = value.lastUpdatedAt;
   if (value2 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/lastUpdatedAt", "a string", value2, at + "/properties/lastUpdatedAt/type");
+    $rt.notString(errors, path + "/lastUpdatedAt", value2, at + "/properties/lastUpdatedAt/type");
   const value3 = value.pollInterval;
   if (value3 !== undefined) {
     if (!(typeof value3 === "number" && Number.isInteger(value3)))
-      $rt.wrongType(errors, path + "/pollInterval", "an integer", value3, at + "/properties/pollInterval/type");
+      $rt.notInteger(errors, path + "/pollInterval", value3, at + "/properties/pollInterval/type");
   }
   const value4 = value.status;
   if (value4 === undefined) $rt.missing(errors, path, "status", at + "/required");
@@ -271,18 +270,17 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorList): void {
   const value5 = value.statusMessage;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/statusMessage", "a string", value5, at + "/properties/statusMessage/type");
+      $rt.notString(errors, path + "/statusMessage", value5, at + "/properties/statusMessage/type");
   }
   const value6 = value.taskId;
   if (value6 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
-  else if (typeof value6 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value6, at + "/properties/taskId/type");
+  else if (typeof value6 !== "string") $rt.notString(errors, path + "/taskId", value6, at + "/properties/taskId/type");
   const value7 = value.ttl;
   if (value7 === undefined) return $rt.missing(errors, path, "ttl", at + "/required");
   if (!($isInteger(value7) || $isNull(value7))) {
     if ($isAnyNumber(value7)) {
       if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $rt.wrongType(errors, path + "/ttl", "an integer", value7, at + "/properties/ttl/type");
+        $rt.notInteger(errors, path + "/ttl", value7, at + "/properties/ttl/type");
     } else if ($isNull(value7)) {
       if (value7 !== null) $rt.wrongType(errors, path + "/ttl", "null", value7, at + "/properties/ttl/type");
     } else {
@@ -314,13 +312,12 @@ function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
   const value2 = value.task;
   return $testTask(value2);
 }
-function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.task;
   if (value2 === undefined) return $rt.missing(errors, path, "task", at + "/required");
@@ -353,9 +350,9 @@ function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmented
   const value2 = value.task;
   return value2 === undefined || $testTaskMetadata(value2);
 }
-function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.task;
@@ -386,9 +383,9 @@ function $testParamsMeta(value: unknown): value is ParamsMeta {
   const value1 = value.progressToken;
   return value1 === undefined || $testProgressToken(value1);
 }
-function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
 }
@@ -420,9 +417,9 @@ function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
   const value4 = value.params;
   return $testGetTaskRequestParams(value4);
 }
-function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -463,13 +460,12 @@ function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParam
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskRequestParams`, or its errors. */
 export function validateGetTaskRequestParams(
@@ -510,9 +506,9 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   $checkTask(value, path, errors);
 }
@@ -547,9 +543,9 @@ function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequ
   const value4 = value.params;
   return $testGetTaskPayloadRequestParams(value4);
 }
-function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -590,13 +586,12 @@ function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPaylo
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskPayloadRequestParams`, or its errors. */
 export function validateGetTaskPayloadRequestParams(
@@ -623,13 +618,12 @@ function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResul
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `GetTaskPayloadResult`, or its errors. */
@@ -663,9 +657,9 @@ function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   const value4 = value.params;
   return $testCancelTaskRequestParams(value4);
 }
-function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -706,13 +700,12 @@ function $testCancelTaskRequestParams(value: unknown): value is CancelTaskReques
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
-function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
-  if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/taskId", "a string", value1, at + "/properties/taskId/type");
+  if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `CancelTaskRequestParams`, or its errors. */
 export function validateCancelTaskRequestParams(
@@ -753,9 +746,9 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(errors, path, "an object", value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
+    return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   $checkTask(value, path, errors);
 }
@@ -790,9 +783,9 @@ function $testListTasksRequest(value: unknown): value is ListTasksRequest {
   const value4 = value.params;
   return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -836,23 +829,21 @@ function $testListTasksResult(value: unknown): value is ListTasksResult {
   const value3 = value.tasks;
   return $isTaskArray(value3);
 }
-function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.nextCursor;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/nextCursor", "a string", value2, at + "/properties/nextCursor/type");
+      $rt.notString(errors, path + "/nextCursor", value2, at + "/properties/nextCursor/type");
   }
   const value3 = value.tasks;
   if (value3 === undefined) return $rt.missing(errors, path, "tasks", at + "/required");
-  if (!Array.isArray(value3))
-    return $rt.wrongType(errors, path + "/tasks", "an array", value3, at + "/properties/tasks/type");
+  if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/tasks", value3, at + "/properties/tasks/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
@@ -898,15 +889,9 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
   const value8 = value.ttl;
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
-function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
-    return $rt.wrongType(
-      errors,
-      path,
-      "an object",
-      value,
-      "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams/type",
-    );
+    return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams/type");
   $checkNotificationParams(value, path, errors);
   $checkTask(value, path, errors);
 }
@@ -939,9 +924,9 @@ function $testTaskStatusNotification(value: unknown): value is TaskStatusNotific
   const value3 = value.params;
   return $testTaskStatusNotificationParams(value3);
 }
-function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -986,9 +971,9 @@ function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabil
   const value1 = value.tasks;
   return value1 === undefined || $testTaskServerCapabilitiesTasks(value1);
 }
-function $checkTaskServerCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskServerCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
   if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
 }
@@ -1021,18 +1006,16 @@ function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCa
   const value3 = value.requests;
   return value3 === undefined || $testTaskServerCapabilitiesTasksRequests(value3);
 }
-function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.list;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/list", "an object", value1, at + "/properties/list/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
   }
   const value2 = value.cancel;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/cancel", "an object", value2, at + "/properties/cancel/type");
+    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
   if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
@@ -1062,9 +1045,9 @@ function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is Task
   const value1 = value.tools;
   return value1 === undefined || $testTaskServerCapabilitiesTasksRequestsTools(value1);
 }
-function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tools;
   if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
 }
@@ -1097,14 +1080,13 @@ function $testTaskServerCapabilitiesTasksRequestsTools(
   const value1 = value.call;
   return value1 === undefined || $isObject(value1);
 }
-function $checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.call;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/call", "an object", value1, at + "/properties/call/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/call", value1, at + "/properties/call/type");
   }
 }
 /** The value as `TaskServerCapabilitiesTasksRequestsTools`, or its errors. */
@@ -1137,9 +1119,9 @@ function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabil
   const value1 = value.tasks;
   return value1 === undefined || $testTaskClientCapabilitiesTasks(value1);
 }
-function $checkTaskClientCapabilities(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskClientCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
   if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
 }
@@ -1172,18 +1154,16 @@ function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCa
   const value3 = value.requests;
   return value3 === undefined || $testTaskClientCapabilitiesTasksRequests(value3);
 }
-function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.list;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/list", "an object", value1, at + "/properties/list/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
   }
   const value2 = value.cancel;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/cancel", "an object", value2, at + "/properties/cancel/type");
+    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
   if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
@@ -1215,9 +1195,9 @@ function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is Task
   const value2 = value.elicitation;
   return value2 === undefined || $testTaskClientCapabilitiesTasksRequestsElicitation(value2);
 }
-function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.sampling;
   if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
   const value2 = value.elicitation;
@@ -1252,14 +1232,14 @@ function $testTaskClientCapabilitiesTasksRequestsSampling(
   const value1 = value.createMessage;
   return value1 === undefined || $isObject(value1);
 }
-function $checkTaskClientCapabilitiesTasksRequestsSampling(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTaskClientCapabilitiesTasksRequestsSampling(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.createMessage;
   if (value1 !== undefined) {
     if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/createMessage", "an object", value1, at + "/properties/createMessage/type");
+      $rt.notObject(errors, path + "/createMessage", value1, at + "/properties/createMessage/type");
   }
 }
 /** The value as `TaskClientCapabilitiesTasksRequestsSampling`, or its errors. */
@@ -1299,15 +1279,14 @@ function $testTaskClientCapabilitiesTasksRequestsElicitation(
 function $checkTaskClientCapabilitiesTasksRequestsElicitation(
   value: unknown,
   path: string,
-  errors: $rt.ErrorList,
+  errors: $rt.ErrorSink,
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.create;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/create", "an object", value1, at + "/properties/create/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/create", value1, at + "/properties/create/type");
   }
 }
 /** The value as `TaskClientCapabilitiesTasksRequestsElicitation`, or its errors. */
@@ -1338,7 +1317,7 @@ export function isToolTaskSupport(value: unknown): value is ToolTaskSupport {
 function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
   return value === "forbidden" || value === "optional" || value === "required";
 }
-function $checkToolTaskSupport(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolTaskSupport(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
     $rt.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
@@ -1374,9 +1353,9 @@ function $testCallToolRequest(value: unknown): value is CallToolRequest {
   const value4 = value.params;
   return $testCallToolRequestParams(value4);
 }
-function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1423,18 +1402,16 @@ function $testCallToolResult(value: unknown): value is CallToolResult {
   const value4 = value.structuredContent;
   return value4 === undefined || $isObject(value4);
 }
-function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
-  else if (!Array.isArray(value2))
-    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
+  else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
@@ -1444,19 +1421,12 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorLis
   }
   const value5 = value.isError;
   if (value5 !== undefined) {
-    if (typeof value5 !== "boolean")
-      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+    if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.structuredContent;
   if (value6 !== undefined) {
     if (!$rt.isJsonObject(value6))
-      $rt.wrongType(
-        errors,
-        path + "/structuredContent",
-        "an object",
-        value6,
-        at + "/properties/structuredContent/type",
-      );
+      $rt.notObject(errors, path + "/structuredContent", value6, at + "/properties/structuredContent/type");
   }
 }
 /** The value as `CallToolResult`, or its errors. */
@@ -1490,9 +1460,9 @@ function $testReadResourceRequest(value: unknown): value is ReadResourceRequest 
   const value4 = value.params;
   return $testReadResourceRequestParams(value4);
 }
-function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1535,18 +1505,16 @@ function $testReadResourceResult(value: unknown): value is ReadResourceResult {
   const value2 = value.contents;
   return $isTextResourceContentsOrBlobResourceContentsArray(value2);
 }
-function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.contents;
   if (value2 === undefined) return $rt.missing(errors, path, "contents", at + "/required");
-  if (!Array.isArray(value2))
-    return $rt.wrongType(errors, path + "/contents", "an array", value2, at + "/properties/contents/type");
+  if (!Array.isArray(value2)) return $rt.notArray(errors, path + "/contents", value2, at + "/properties/contents/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
     const item4 = value2[i3];
@@ -1591,9 +1559,9 @@ function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
   const value4 = value.params;
   return $testGetPromptRequestParams(value4);
 }
-function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1638,23 +1606,21 @@ function $testGetPromptResult(value: unknown): value is GetPromptResult {
   const value3 = value.messages;
   return $isPromptMessageArray(value3);
 }
-function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.messages;
   if (value3 === undefined) return $rt.missing(errors, path, "messages", at + "/required");
-  if (!Array.isArray(value3))
-    return $rt.wrongType(errors, path + "/messages", "an array", value3, at + "/properties/messages/type");
+  if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
@@ -1692,9 +1658,9 @@ function $testListToolsRequest(value: unknown): value is ListToolsRequest {
   const value4 = value.params;
   return value4 === undefined || $testPaginatedRequestParams(value4);
 }
-function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1738,23 +1704,21 @@ function $testListToolsResult(value: unknown): value is ListToolsResult {
   const value3 = value.tools;
   return $isToolArray(value3);
 }
-function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.nextCursor;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/nextCursor", "a string", value2, at + "/properties/nextCursor/type");
+      $rt.notString(errors, path + "/nextCursor", value2, at + "/properties/nextCursor/type");
   }
   const value3 = value.tools;
   if (value3 === undefined) return $rt.missing(errors, path, "tools", at + "/required");
-  if (!Array.isArray(value3))
-    return $rt.wrongType(errors, path + "/tools", "an array", value3, at + "/properties/tools/type");
+  if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/tools", value3, at + "/properties/tools/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
@@ -1792,9 +1756,9 @@ function $testCreateMessageRequest(value: unknown): value is CreateMessageReques
   const value4 = value.params;
   return $testCreateMessageRequestParams(value4);
 }
-function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1858,13 +1822,12 @@ function $testCreateMessageResult(value: unknown): value is CreateMessageResult 
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
@@ -1885,15 +1848,14 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
     );
   const value3 = value.model;
   if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/model", "a string", value3, at + "/properties/model/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/stopReason", "a string", value5, at + "/properties/stopReason/type");
+      $rt.notString(errors, path + "/stopReason", value5, at + "/properties/stopReason/type");
   }
 }
 /** The value as `CreateMessageResult`, or its errors. */
@@ -1927,9 +1889,9 @@ function $testElicitRequest(value: unknown): value is ElicitRequest {
   const value4 = value.params;
   return $testElicitRequestParams(value4);
 }
-function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
@@ -1974,13 +1936,12 @@ function $testElicitResult(value: unknown): value is ElicitResult {
   const value3 = value.content;
   return value3 === undefined || $isAnyOf4SchemasMap(value3);
 }
-function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
@@ -1995,8 +1956,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
     );
   const value3 = value.content;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3))
-      $rt.wrongType(errors, path + "/content", "an object", value3, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
     else {
       for (const key4 in value3) {
         if (errors.full) break;
@@ -2004,10 +1964,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
         if (!($isStringArray(item5) || $isString(item5) || $isInteger(item5) || $isBoolean(item5))) {
           if ($isArray(item5)) {
             if (!Array.isArray(item5))
-              $rt.wrongType(
+              $rt.notArray(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "an array",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/0/type",
               );
@@ -2016,10 +1975,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
                 if (errors.full) break;
                 const item7 = item5[i6];
                 if (typeof item7 !== "string")
-                  $rt.wrongType(
+                  $rt.notString(
                     errors,
                     path + "/content/" + $rt.pointerToken(key4) + "/" + i6,
-                    "a string",
                     item7,
                     at + "/properties/content/additionalProperties/anyOf/0/items/type",
                   );
@@ -2027,28 +1985,25 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorList)
             }
           } else if ($isString(item5)) {
             if (typeof item5 !== "string")
-              $rt.wrongType(
+              $rt.notString(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "a string",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isAnyNumber(item5)) {
             if (!(typeof item5 === "number" && Number.isInteger(item5)))
-              $rt.wrongType(
+              $rt.notInteger(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "an integer",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
           } else if ($isBoolean(item5)) {
             if (typeof item5 !== "boolean")
-              $rt.wrongType(
+              $rt.notBoolean(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
-                "a boolean",
                 item5,
                 at + "/properties/content/additionalProperties/anyOf/1/type",
               );
@@ -2095,9 +2050,9 @@ function $testToolListChangedNotification(value: unknown): value is ToolListChan
   const value3 = value.params;
   return value3 === undefined || $testNotificationParams(value3);
 }
-function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
@@ -2139,14 +2094,13 @@ export function isProgressToken(value: unknown): value is ProgressToken {
 function $testProgressToken(value: unknown): value is ProgressToken {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
     } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.wrongType(errors, path, "an integer", value, at + "/type");
+      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
     } else {
       $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
@@ -2175,14 +2129,13 @@ export function isRequestId(value: unknown): value is RequestId {
 function $testRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
-function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
     if ($isString(value)) {
-      if (typeof value !== "string") $rt.wrongType(errors, path, "a string", value, at + "/type");
+      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
     } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.wrongType(errors, path, "an integer", value, at + "/type");
+      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
     } else {
       $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
     }
@@ -2210,13 +2163,12 @@ function $testResult(value: unknown): value is Result {
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkResult(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `Result`, or its errors. */
@@ -2243,15 +2195,14 @@ function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestP
   const value2 = value.cursor;
   return value2 === undefined || typeof value2 === "string";
 }
-function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.cursor;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/cursor", "a string", value2, at + "/properties/cursor/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/cursor", value2, at + "/properties/cursor/type");
   }
 }
 /** The value as `PaginatedRequestParams`, or its errors. */
@@ -2279,13 +2230,12 @@ function $testNotificationParams(value: unknown): value is NotificationParams {
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
-function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `NotificationParams`, or its errors. */
@@ -2319,20 +2269,19 @@ function $testCallToolRequestParams(value: unknown): value is CallToolRequestPar
   const value4 = value.task;
   return value4 === undefined || $testTaskMetadata(value4);
 }
-function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+      $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.name;
   if (value3 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value3, at + "/properties/name/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/name", value3, at + "/properties/name/type");
   const value4 = value.task;
   if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
 }
@@ -2380,9 +2329,9 @@ function $testContentBlock(value: unknown): value is ContentBlock {
   }
   return true;
 }
-function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2444,20 +2393,18 @@ function $testTextContent(value: unknown): value is TextContent {
   const value4 = value.type;
   return value4 === "text";
 }
-function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "text")
@@ -2489,13 +2436,12 @@ function $testAnnotations(value: unknown): value is Annotations {
   const value3 = value.priority;
   return value3 === undefined || (typeof value3 === "number" && Number.isFinite(value3) && value3 >= 0 && value3 <= 1);
 }
-function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.audience;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/audience", "an array", value1, at + "/properties/audience/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/audience", value1, at + "/properties/audience/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
@@ -2507,12 +2453,12 @@ function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorList):
   const value4 = value.lastModified;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/lastModified", "a string", value4, at + "/properties/lastModified/type");
+      $rt.notString(errors, path + "/lastModified", value4, at + "/properties/lastModified/type");
   }
   const value5 = value.priority;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isFinite(value5)))
-      $rt.wrongType(errors, path + "/priority", "a number", value5, at + "/properties/priority/type");
+      $rt.notNumber(errors, path + "/priority", value5, at + "/properties/priority/type");
     else {
       if (!(value5 >= 0))
         $rt.report(errors, path + "/priority", "minimum", "must be >= 0", at + "/properties/priority/minimum");
@@ -2541,7 +2487,7 @@ export function isRole(value: unknown): value is Role {
 function $testRole(value: unknown): value is Role {
   return value === "assistant" || value === "user";
 }
-function $checkRole(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
     $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
@@ -2576,24 +2522,22 @@ function $testImageContent(value: unknown): value is ImageContent {
   const value5 = value.type;
   return value5 === "image";
 }
-function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
   if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+    $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "image")
@@ -2632,24 +2576,22 @@ function $testAudioContent(value: unknown): value is AudioContent {
   const value5 = value.type;
   return value5 === "audio";
 }
-function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/data", "a string", value3, at + "/properties/data/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
   if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
   else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/mimeType", "a string", value4, at + "/properties/mimeType/type");
+    $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "audio")
@@ -2698,25 +2640,23 @@ function $testResourceLink(value: unknown): value is ResourceLink {
   const value10 = value.uri;
   return typeof value10 === "string";
 }
-function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value3, at + "/properties/description/type");
   }
   const value4 = value.icons;
   if (value4 !== undefined) {
-    if (!Array.isArray(value4))
-      $rt.wrongType(errors, path + "/icons", "an array", value4, at + "/properties/icons/type");
+    if (!Array.isArray(value4)) $rt.notArray(errors, path + "/icons", value4, at + "/properties/icons/type");
     else {
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
@@ -2727,22 +2667,19 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList)
   }
   const value7 = value.mimeType;
   if (value7 !== undefined) {
-    if (typeof value7 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value7, at + "/properties/mimeType/type");
+    if (typeof value7 !== "string") $rt.notString(errors, path + "/mimeType", value7, at + "/properties/mimeType/type");
   }
   const value8 = value.name;
   if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value8 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value8, at + "/properties/name/type");
+  else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.size;
   if (value9 !== undefined) {
     if (!(typeof value9 === "number" && Number.isInteger(value9)))
-      $rt.wrongType(errors, path + "/size", "an integer", value9, at + "/properties/size/type");
+      $rt.notInteger(errors, path + "/size", value9, at + "/properties/size/type");
   }
   const value10 = value.title;
   if (value10 !== undefined) {
-    if (typeof value10 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value10, at + "/properties/title/type");
+    if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
   }
   const value11 = value.type;
   if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
@@ -2750,8 +2687,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorList)
     $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
   const value12 = value.uri;
   if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value12 !== "string")
-    $rt.wrongType(errors, path + "/uri", "a string", value12, at + "/properties/uri/type");
+  if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
 }
 /** The value as `ResourceLink`, or its errors. */
 export function validateResourceLink(
@@ -2784,31 +2720,28 @@ function $testIcon(value: unknown): value is Icon {
   const value4 = value.theme;
   return value4 === undefined || value4 === "dark" || value4 === "light";
 }
-function $checkIcon(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mimeType;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value1, at + "/properties/mimeType/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/mimeType", value1, at + "/properties/mimeType/type");
   }
   const value2 = value.sizes;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/sizes", "an array", value2, at + "/properties/sizes/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/sizes", value2, at + "/properties/sizes/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
         if (typeof item4 !== "string")
-          $rt.wrongType(errors, path + "/sizes/" + i3, "a string", item4, at + "/properties/sizes/items/type");
+          $rt.notString(errors, path + "/sizes/" + i3, item4, at + "/properties/sizes/items/type");
       }
     }
   }
   const value5 = value.src;
   if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
-  else if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/src", "a string", value5, at + "/properties/src/type");
+  else if (typeof value5 !== "string") $rt.notString(errors, path + "/src", value5, at + "/properties/src/type");
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
@@ -2843,13 +2776,12 @@ function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
   const value4 = value.type;
   return value4 === "resource";
 }
-function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
@@ -2899,26 +2831,23 @@ function $testTextResourceContents(value: unknown): value is TextResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.mimeType;
   if (value2 !== undefined) {
-    if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value2, at + "/properties/mimeType/type");
+    if (typeof value2 !== "string") $rt.notString(errors, path + "/mimeType", value2, at + "/properties/mimeType/type");
   }
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
-  else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/text", "a string", value3, at + "/properties/text/type");
+  else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.uri;
   if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `TextResourceContents`, or its errors. */
 export function validateTextResourceContents(
@@ -2951,26 +2880,23 @@ function $testBlobResourceContents(value: unknown): value is BlobResourceContent
   const value4 = value.uri;
   return typeof value4 === "string";
 }
-function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.blob;
   if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/blob", "a string", value2, at + "/properties/blob/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/blob", value2, at + "/properties/blob/type");
   const value3 = value.mimeType;
   if (value3 !== undefined) {
-    if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/mimeType", "a string", value3, at + "/properties/mimeType/type");
+    if (typeof value3 !== "string") $rt.notString(errors, path + "/mimeType", value3, at + "/properties/mimeType/type");
   }
   const value4 = value.uri;
   if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value4 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value4, at + "/properties/uri/type");
+  if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `BlobResourceContents`, or its errors. */
 export function validateBlobResourceContents(
@@ -2999,14 +2925,14 @@ function $testReadResourceRequestParams(value: unknown): value is ReadResourceRe
   const value2 = value.uri;
   return typeof value2 === "string";
 }
-function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.uri;
   if (value2 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
-  if (typeof value2 !== "string") $rt.wrongType(errors, path + "/uri", "a string", value2, at + "/properties/uri/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/uri", value2, at + "/properties/uri/type");
 }
 /** The value as `ReadResourceRequestParams`, or its errors. */
 export function validateReadResourceRequestParams(
@@ -3037,24 +2963,23 @@ function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestP
   const value3 = value.name;
   return typeof value3 === "string";
 }
-function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/arguments", "an object", value2, at + "/properties/arguments/type");
+      $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
         if (typeof item4 !== "string")
-          $rt.wrongType(
+          $rt.notString(
             errors,
             path + "/arguments/" + $rt.pointerToken(key3),
-            "a string",
             item4,
             at + "/properties/arguments/additionalProperties/type",
           );
@@ -3063,8 +2988,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   }
   const value5 = value.name;
   if (value5 === undefined) return $rt.missing(errors, path, "name", at + "/required");
-  if (typeof value5 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value5, at + "/properties/name/type");
+  if (typeof value5 !== "string") $rt.notString(errors, path + "/name", value5, at + "/properties/name/type");
 }
 /** The value as `GetPromptRequestParams`, or its errors. */
 export function validateGetPromptRequestParams(
@@ -3093,9 +3017,9 @@ function $testPromptMessage(value: unknown): value is PromptMessage {
   const value2 = value.role;
   return $testRole(value2);
 }
-function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
   else $checkContentBlock(value1, path + "/content", errors);
@@ -3144,27 +3068,25 @@ function $testTool(value: unknown): value is Tool {
   const value9 = value.title;
   return value9 === undefined || typeof value9 === "string";
 }
-function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value3, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value3, at + "/properties/description/type");
   }
   const value4 = value.execution;
   if (value4 !== undefined) $checkToolExecution(value4, path + "/execution", errors);
   const value5 = value.icons;
   if (value5 !== undefined) {
-    if (!Array.isArray(value5))
-      $rt.wrongType(errors, path + "/icons", "an array", value5, at + "/properties/icons/type");
+    if (!Array.isArray(value5)) $rt.notArray(errors, path + "/icons", value5, at + "/properties/icons/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
@@ -3178,14 +3100,12 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorList): void {
   else $checkToolInputSchema(value8, path + "/inputSchema", errors);
   const value9 = value.name;
   if (value9 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value9 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value9, at + "/properties/name/type");
+  else if (typeof value9 !== "string") $rt.notString(errors, path + "/name", value9, at + "/properties/name/type");
   const value10 = value.outputSchema;
   if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
   const value11 = value.title;
   if (value11 !== undefined) {
-    if (typeof value11 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value11, at + "/properties/title/type");
+    if (typeof value11 !== "string") $rt.notString(errors, path + "/title", value11, at + "/properties/title/type");
   }
 }
 /** The value as `Tool`, or its errors. */
@@ -3216,27 +3136,25 @@ function $testToolInputSchema(value: unknown): value is ToolInputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+      $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
         if (!$rt.isJsonObject(item4))
-          $rt.wrongType(
+          $rt.notObject(
             errors,
             path + "/properties/" + $rt.pointerToken(key3),
-            "an object",
             item4,
             at + "/properties/properties/additionalProperties/type",
           );
@@ -3245,14 +3163,13 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorLi
   }
   const value5 = value.required;
   if (value5 !== undefined) {
-    if (!Array.isArray(value5))
-      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
         const item7 = value5[i6];
         if (typeof item7 !== "string")
-          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+          $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
       }
     }
   }
@@ -3292,27 +3209,25 @@ function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
-      $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+      $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
         if (!$rt.isJsonObject(item4))
-          $rt.wrongType(
+          $rt.notObject(
             errors,
             path + "/properties/" + $rt.pointerToken(key3),
-            "an object",
             item4,
             at + "/properties/properties/additionalProperties/type",
           );
@@ -3321,14 +3236,13 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorL
   }
   const value5 = value.required;
   if (value5 !== undefined) {
-    if (!Array.isArray(value5))
-      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
         const item7 = value5[i6];
         if (typeof item7 !== "string")
-          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+          $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
       }
     }
   }
@@ -3370,33 +3284,32 @@ function $testToolAnnotations(value: unknown): value is ToolAnnotations {
   const value5 = value.title;
   return value5 === undefined || typeof value5 === "string";
 }
-function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.destructiveHint;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/destructiveHint", "a boolean", value1, at + "/properties/destructiveHint/type");
+      $rt.notBoolean(errors, path + "/destructiveHint", value1, at + "/properties/destructiveHint/type");
   }
   const value2 = value.idempotentHint;
   if (value2 !== undefined) {
     if (typeof value2 !== "boolean")
-      $rt.wrongType(errors, path + "/idempotentHint", "a boolean", value2, at + "/properties/idempotentHint/type");
+      $rt.notBoolean(errors, path + "/idempotentHint", value2, at + "/properties/idempotentHint/type");
   }
   const value3 = value.openWorldHint;
   if (value3 !== undefined) {
     if (typeof value3 !== "boolean")
-      $rt.wrongType(errors, path + "/openWorldHint", "a boolean", value3, at + "/properties/openWorldHint/type");
+      $rt.notBoolean(errors, path + "/openWorldHint", value3, at + "/properties/openWorldHint/type");
   }
   const value4 = value.readOnlyHint;
   if (value4 !== undefined) {
     if (typeof value4 !== "boolean")
-      $rt.wrongType(errors, path + "/readOnlyHint", "a boolean", value4, at + "/properties/readOnlyHint/type");
+      $rt.notBoolean(errors, path + "/readOnlyHint", value4, at + "/properties/readOnlyHint/type");
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+    if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
 }
 /** The value as `ToolAnnotations`, or its errors. */
@@ -3424,9 +3337,9 @@ function $testToolExecution(value: unknown): value is ToolExecution {
   const value1 = value.taskSupport;
   return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
-function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskSupport;
   if (value1 !== undefined) {
     if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
@@ -3487,9 +3400,9 @@ function $testCreateMessageRequestParams(value: unknown): value is CreateMessage
   const value12 = value.tools;
   return value12 === undefined || $isToolArray(value12);
 }
-function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.includeContext;
@@ -3507,11 +3420,10 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const value3 = value.maxTokens;
   if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
   else if (!(typeof value3 === "number" && Number.isInteger(value3)))
-    $rt.wrongType(errors, path + "/maxTokens", "an integer", value3, at + "/properties/maxTokens/type");
+    $rt.notInteger(errors, path + "/maxTokens", value3, at + "/properties/maxTokens/type");
   const value4 = value.messages;
   if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
-  else if (!Array.isArray(value4))
-    $rt.wrongType(errors, path + "/messages", "an array", value4, at + "/properties/messages/type");
+  else if (!Array.isArray(value4)) $rt.notArray(errors, path + "/messages", value4, at + "/properties/messages/type");
   else {
     for (let i5 = 0; i5 < value4.length; i5++) {
       if (errors.full) break;
@@ -3521,48 +3433,40 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   }
   const value7 = value.metadata;
   if (value7 !== undefined) {
-    if (!$rt.isJsonObject(value7))
-      $rt.wrongType(errors, path + "/metadata", "an object", value7, at + "/properties/metadata/type");
+    if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
   if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
   const value9 = value.stopSequences;
   if (value9 !== undefined) {
     if (!Array.isArray(value9))
-      $rt.wrongType(errors, path + "/stopSequences", "an array", value9, at + "/properties/stopSequences/type");
+      $rt.notArray(errors, path + "/stopSequences", value9, at + "/properties/stopSequences/type");
     else {
       for (let i10 = 0; i10 < value9.length; i10++) {
         if (errors.full) break;
         const item11 = value9[i10];
         if (typeof item11 !== "string")
-          $rt.wrongType(
-            errors,
-            path + "/stopSequences/" + i10,
-            "a string",
-            item11,
-            at + "/properties/stopSequences/items/type",
-          );
+          $rt.notString(errors, path + "/stopSequences/" + i10, item11, at + "/properties/stopSequences/items/type");
       }
     }
   }
   const value12 = value.systemPrompt;
   if (value12 !== undefined) {
     if (typeof value12 !== "string")
-      $rt.wrongType(errors, path + "/systemPrompt", "a string", value12, at + "/properties/systemPrompt/type");
+      $rt.notString(errors, path + "/systemPrompt", value12, at + "/properties/systemPrompt/type");
   }
   const value13 = value.task;
   if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
   const value14 = value.temperature;
   if (value14 !== undefined) {
     if (!(typeof value14 === "number" && Number.isFinite(value14)))
-      $rt.wrongType(errors, path + "/temperature", "a number", value14, at + "/properties/temperature/type");
+      $rt.notNumber(errors, path + "/temperature", value14, at + "/properties/temperature/type");
   }
   const value15 = value.toolChoice;
   if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
   const value16 = value.tools;
   if (value16 !== undefined) {
-    if (!Array.isArray(value16))
-      $rt.wrongType(errors, path + "/tools", "an array", value16, at + "/properties/tools/type");
+    if (!Array.isArray(value16)) $rt.notArray(errors, path + "/tools", value16, at + "/properties/tools/type");
     else {
       for (let i17 = 0; i17 < value16.length; i17++) {
         if (errors.full) break;
@@ -3609,13 +3513,12 @@ function $testSamplingMessage(value: unknown): value is SamplingMessage {
   const value3 = value.role;
   return $testRole(value3);
 }
-function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
@@ -3671,26 +3574,22 @@ function $testToolUseContent(value: unknown): value is ToolUseContent {
   const value5 = value.type;
   return value5 === "tool_use";
 }
-function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
-  else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/id", "a string", value2, at + "/properties/id/type");
+  else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
   if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
-  else if (!$rt.isJsonObject(value3))
-    $rt.wrongType(errors, path + "/input", "an object", value3, at + "/properties/input/type");
+  else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
-  else if (typeof value4 !== "string")
-    $rt.wrongType(errors, path + "/name", "a string", value4, at + "/properties/name/type");
+  else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "tool_use")
@@ -3731,18 +3630,16 @@ function $testToolResultContent(value: unknown): value is ToolResultContent {
   const value6 = value.type;
   return value6 === "tool_result";
 }
-function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
-      $rt.wrongType(errors, path + "/_meta", "an object", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
-  else if (!Array.isArray(value2))
-    $rt.wrongType(errors, path + "/content", "an array", value2, at + "/properties/content/type");
+  else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
@@ -3752,24 +3649,17 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   }
   const value5 = value.isError;
   if (value5 !== undefined) {
-    if (typeof value5 !== "boolean")
-      $rt.wrongType(errors, path + "/isError", "a boolean", value5, at + "/properties/isError/type");
+    if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.structuredContent;
   if (value6 !== undefined) {
     if (!$rt.isJsonObject(value6))
-      $rt.wrongType(
-        errors,
-        path + "/structuredContent",
-        "an object",
-        value6,
-        at + "/properties/structuredContent/type",
-      );
+      $rt.notObject(errors, path + "/structuredContent", value6, at + "/properties/structuredContent/type");
   }
   const value7 = value.toolUseId;
   if (value7 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
   else if (typeof value7 !== "string")
-    $rt.wrongType(errors, path + "/toolUseId", "a string", value7, at + "/properties/toolUseId/type");
+    $rt.notString(errors, path + "/toolUseId", value7, at + "/properties/toolUseId/type");
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "tool_result")
@@ -3819,9 +3709,9 @@ function $testSamplingMessageContentBlock(value: unknown): value is SamplingMess
   }
   return true;
 }
-function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/anyOf");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -3885,13 +3775,13 @@ function $testModelPreferences(value: unknown): value is ModelPreferences {
   const value4 = value.speedPriority;
   return value4 === undefined || (typeof value4 === "number" && Number.isFinite(value4) && value4 >= 0 && value4 <= 1);
 }
-function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
-      $rt.wrongType(errors, path + "/costPriority", "a number", value1, at + "/properties/costPriority/type");
+      $rt.notNumber(errors, path + "/costPriority", value1, at + "/properties/costPriority/type");
     else {
       if (!(value1 >= 0))
         $rt.report(errors, path + "/costPriority", "minimum", "must be >= 0", at + "/properties/costPriority/minimum");
@@ -3901,8 +3791,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   }
   const value2 = value.hints;
   if (value2 !== undefined) {
-    if (!Array.isArray(value2))
-      $rt.wrongType(errors, path + "/hints", "an array", value2, at + "/properties/hints/type");
+    if (!Array.isArray(value2)) $rt.notArray(errors, path + "/hints", value2, at + "/properties/hints/type");
     else {
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
@@ -3914,13 +3803,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value5 = value.intelligencePriority;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isFinite(value5)))
-      $rt.wrongType(
-        errors,
-        path + "/intelligencePriority",
-        "a number",
-        value5,
-        at + "/properties/intelligencePriority/type",
-      );
+      $rt.notNumber(errors, path + "/intelligencePriority", value5, at + "/properties/intelligencePriority/type");
     else {
       if (!(value5 >= 0))
         $rt.report(
@@ -3943,7 +3826,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorL
   const value6 = value.speedPriority;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isFinite(value6)))
-      $rt.wrongType(errors, path + "/speedPriority", "a number", value6, at + "/properties/speedPriority/type");
+      $rt.notNumber(errors, path + "/speedPriority", value6, at + "/properties/speedPriority/type");
     else {
       if (!(value6 >= 0))
         $rt.report(
@@ -3989,13 +3872,12 @@ function $testModelHint(value: unknown): value is ModelHint {
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
-function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/name", "a string", value1, at + "/properties/name/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   }
 }
 /** The value as `ModelHint`, or its errors. */
@@ -4020,9 +3902,9 @@ function $testToolChoice(value: unknown): value is ToolChoice {
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
-function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4056,7 +3938,7 @@ export function isElicitRequestParams(value: unknown): value is ElicitRequestPar
 function $testElicitRequestParams(value: unknown): value is ElicitRequestParams {
   return $testElicitRequestURLParams(value) || $testElicitRequestFormParams(value);
 }
-function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestParams";
   if (!($testElicitRequestURLParams(value) || $testElicitRequestFormParams(value)))
     $rt.report(errors, path, "anyOf", "must match at least one of the 2 allowed schemas", at + "/anyOf");
@@ -4096,19 +3978,19 @@ function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLP
   const value6 = value.url;
   return typeof value6 === "string";
 }
-function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.elicitationId;
   if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/elicitationId", "a string", value2, at + "/properties/elicitationId/type");
+    $rt.notString(errors, path + "/elicitationId", value2, at + "/properties/elicitationId/type");
   const value3 = value.message;
   if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value3 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value3, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value3, at + "/properties/message/type");
   const value4 = value.mode;
   if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value4 !== "url")
@@ -4117,7 +3999,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
   if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
-  if (typeof value6 !== "string") $rt.wrongType(errors, path + "/url", "a string", value6, at + "/properties/url/type");
+  if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
 export function validateElicitRequestURLParams(
@@ -4152,15 +4034,15 @@ function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFor
   const value5 = value.task;
   return value5 === undefined || $testTaskMetadata(value5);
 }
-function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.message;
   if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
   else if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/message", "a string", value2, at + "/properties/message/type");
+    $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
@@ -4205,18 +4087,17 @@ function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is E
   const value4 = value.type;
   return value4 === "object";
 }
-function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/$schema", "a string", value1, at + "/properties/$schema/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
   else if (!$rt.isJsonObject(value2))
-    $rt.wrongType(errors, path + "/properties", "an object", value2, at + "/properties/properties/type");
+    $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
       if (errors.full) break;
@@ -4226,14 +4107,13 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
   }
   const value5 = value.required;
   if (value5 !== undefined) {
-    if (!Array.isArray(value5))
-      $rt.wrongType(errors, path + "/required", "an array", value5, at + "/properties/required/type");
+    if (!Array.isArray(value5)) $rt.notArray(errors, path + "/required", value5, at + "/properties/required/type");
     else {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
         const item7 = value5[i6];
         if (typeof item7 !== "string")
-          $rt.wrongType(errors, path + "/required/" + i6, "a string", item7, at + "/properties/required/items/type");
+          $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
       }
     }
   }
@@ -4274,7 +4154,7 @@ function $testPrimitiveSchemaDefinition(value: unknown): value is PrimitiveSchem
     $testLegacyTitledEnumSchema(value)
   );
 }
-function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkPrimitiveSchemaDefinition(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PrimitiveSchemaDefinition";
   if (!(
     $testStringSchema(value) ||
@@ -4326,18 +4206,17 @@ function $testStringSchema(value: unknown): value is StringSchema {
   const value7 = value.type;
   return value7 === "string";
 }
-function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.format;
   if (value3 !== undefined) {
@@ -4354,17 +4233,16 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorList)
   const value4 = value.maxLength;
   if (value4 !== undefined) {
     if (!(typeof value4 === "number" && Number.isInteger(value4)))
-      $rt.wrongType(errors, path + "/maxLength", "an integer", value4, at + "/properties/maxLength/type");
+      $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
   }
   const value5 = value.minLength;
   if (value5 !== undefined) {
     if (!(typeof value5 === "number" && Number.isInteger(value5)))
-      $rt.wrongType(errors, path + "/minLength", "an integer", value5, at + "/properties/minLength/type");
+      $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4406,33 +4284,32 @@ function $testNumberSchema(value: unknown): value is NumberSchema {
   const value6 = value.type;
   return value6 === "integer" || value6 === "number";
 }
-function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
-      $rt.wrongType(errors, path + "/default", "a number", value1, at + "/properties/default/type");
+      $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.maximum;
   if (value3 !== undefined) {
     if (!(typeof value3 === "number" && Number.isFinite(value3)))
-      $rt.wrongType(errors, path + "/maximum", "a number", value3, at + "/properties/maximum/type");
+      $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
   }
   const value4 = value.minimum;
   if (value4 !== undefined) {
     if (!(typeof value4 === "number" && Number.isFinite(value4)))
-      $rt.wrongType(errors, path + "/minimum", "a number", value4, at + "/properties/minimum/type");
+      $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (typeof value5 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value5, at + "/properties/title/type");
+    if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
   if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4470,23 +4347,21 @@ function $testBooleanSchema(value: unknown): value is BooleanSchema {
   const value4 = value.type;
   return value4 === "boolean";
 }
-function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "boolean")
-      $rt.wrongType(errors, path + "/default", "a boolean", value1, at + "/properties/default/type");
+    if (typeof value1 !== "boolean") $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.title;
   if (value3 !== undefined) {
-    if (typeof value3 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value3, at + "/properties/title/type");
+    if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4526,35 +4401,32 @@ function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledS
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4594,23 +4466,21 @@ function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingl
   const value5 = value.type;
   return value5 === "string";
 }
-function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/oneOf", "an array", value3, at + "/properties/oneOf/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
@@ -4620,8 +4490,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (typeof value6 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value6, at + "/properties/title/type");
+    if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4655,17 +4524,15 @@ function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledS
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
-  if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
 export function validateTitledSingleSelectEnumSchemaItem(
@@ -4704,26 +4571,25 @@ function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMu
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+          $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
       }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
@@ -4731,17 +4597,16 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
-      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+      $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
   }
   const value7 = value.minItems;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+      $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (typeof value8 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+    if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4775,19 +4640,18 @@ function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is Untit
   const value2 = value.type;
   return value2 === "string";
 }
-function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value1))
-    $rt.wrongType(errors, path + "/enum", "an array", value1, at + "/properties/enum/type");
+  else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
       if (typeof item3 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i2, "a string", item3, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i2, item3, at + "/properties/enum/items/type");
     }
   }
   const value4 = value.type;
@@ -4832,26 +4696,25 @@ function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiS
   const value7 = value.type;
   return value7 === "array";
 }
-function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!Array.isArray(value1))
-      $rt.wrongType(errors, path + "/default", "an array", value1, at + "/properties/default/type");
+    if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
     else {
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
         if (typeof item3 !== "string")
-          $rt.wrongType(errors, path + "/default/" + i2, "a string", item3, at + "/properties/default/items/type");
+          $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
       }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value4, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
@@ -4859,17 +4722,16 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
-      $rt.wrongType(errors, path + "/maxItems", "an integer", value6, at + "/properties/maxItems/type");
+      $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
   }
   const value7 = value.minItems;
   if (value7 !== undefined) {
     if (!(typeof value7 === "number" && Number.isInteger(value7)))
-      $rt.wrongType(errors, path + "/minItems", "an integer", value7, at + "/properties/minItems/type");
+      $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (typeof value8 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value8, at + "/properties/title/type");
+    if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
@@ -4901,13 +4763,12 @@ function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledM
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
-function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
-  if (!Array.isArray(value1))
-    return $rt.wrongType(errors, path + "/anyOf", "an array", value1, at + "/properties/anyOf/type");
+  if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
@@ -4941,18 +4802,16 @@ function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is Tit
   const value2 = value.title;
   return typeof value2 === "string";
 }
-function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
-  else if (typeof value1 !== "string")
-    $rt.wrongType(errors, path + "/const", "a string", value1, at + "/properties/const/type");
+  else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
   if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
-  if (typeof value2 !== "string")
-    $rt.wrongType(errors, path + "/title", "a string", value2, at + "/properties/title/type");
+  if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
 export function validateTitledMultiSelectEnumSchemaItemsItem(
@@ -4989,48 +4848,44 @@ function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumS
   const value6 = value.type;
   return value6 === "string";
 }
-function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorList): void {
+function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.wrongType(errors, path, "an object", value, at + "/type");
+  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (typeof value1 !== "string")
-      $rt.wrongType(errors, path + "/default", "a string", value1, at + "/properties/default/type");
+    if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
-      $rt.wrongType(errors, path + "/description", "a string", value2, at + "/properties/description/type");
+      $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
-  else if (!Array.isArray(value3))
-    $rt.wrongType(errors, path + "/enum", "an array", value3, at + "/properties/enum/type");
+  else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
       if (typeof item5 !== "string")
-        $rt.wrongType(errors, path + "/enum/" + i4, "a string", item5, at + "/properties/enum/items/type");
+        $rt.notString(errors, path + "/enum/" + i4, item5, at + "/properties/enum/items/type");
     }
   }
   const value6 = value.enumNames;
   if (value6 !== undefined) {
-    if (!Array.isArray(value6))
-      $rt.wrongType(errors, path + "/enumNames", "an array", value6, at + "/properties/enumNames/type");
+    if (!Array.isArray(value6)) $rt.notArray(errors, path + "/enumNames", value6, at + "/properties/enumNames/type");
     else {
       for (let i7 = 0; i7 < value6.length; i7++) {
         if (errors.full) break;
         const item8 = value6[i7];
         if (typeof item8 !== "string")
-          $rt.wrongType(errors, path + "/enumNames/" + i7, "a string", item8, at + "/properties/enumNames/items/type");
+          $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
       }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
-    if (typeof value9 !== "string")
-      $rt.wrongType(errors, path + "/title", "a string", value9, at + "/properties/title/type");
+    if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
   if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");

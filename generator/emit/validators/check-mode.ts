@@ -74,6 +74,19 @@ const ERRORS = id("errors");
  */
 const STOP_WHEN_FULL = ifElse(member(ERRORS, "full"), [BREAK]);
 
+/**
+ * The runtime's own reporters of the common type errors (runtime/protocol/json.ts `notObject`…), by the
+ * expected text `typeName` gives: a shorter call than `wrongType(…, "an object", …)`, its words at hand.
+ */
+const TYPE_ERROR_REPORTERS: ReadonlyMap<string, string> = new Map([
+  ["an object", "notObject"],
+  ["a string", "notString"],
+  ["an array", "notArray"],
+  ["an integer", "notInteger"],
+  ["a number", "notNumber"],
+  ["a boolean", "notBoolean"],
+]);
+
 /** A function body and the schema location its `at` stands for (see codegen/nodes.ts `location`). */
 export interface CheckBody {
   readonly body: Stmt[];
@@ -139,7 +152,10 @@ export class CheckEmitter {
   }
 
   private typeError(path: Expr, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
-    return exprStmt(call(this.scope.runtime("wrongType"), ERRORS, path, str(expected), v, this.schemaPath(node, schemaKeyword)));
+    const own = TYPE_ERROR_REPORTERS.get(expected);
+    const schemaPath = this.schemaPath(node, schemaKeyword);
+    if (own !== undefined) return exprStmt(call(this.scope.runtime(own), ERRORS, path, v, schemaPath));
+    return exprStmt(call(this.scope.runtime("wrongType"), ERRORS, path, str(expected), v, schemaPath));
   }
 
   private unexpected(path: Expr, keyword: string, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
@@ -330,7 +346,7 @@ export class CheckEmitter {
       params: [
         { name: "value", type },
         { name: "path", type: "string" },
-        { name: "errors", type: this.scope.runtimeType("ErrorList") },
+        { name: "errors", type: this.scope.runtimeType("ErrorSink") },
       ],
       returns: "void",
       body,

@@ -42,7 +42,7 @@ export function emitValidators(model: Model): string {
     const isName = test.isName(def.id);
     const checkName = `$check${name}`;
     const result = scope.runtimeType("ValidationResult");
-    const errors = scope.runtimeType("ErrorList");
+    const errors = scope.runtimeType("ErrorSink");
     functions.push(
       {
         name: `is${name}`,

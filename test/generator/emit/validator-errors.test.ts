@@ -158,7 +158,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
       path: "/status",
       keyword: "discriminator",
       count: 1,
-      mentions: [...EXT_STATUSES.map((s) => `"${s}"`), '"done"'],
+      mentions: [...EXT_STATUSES.map((s) => `"${s}"`), "got another string"],
       schemaPathPrefix: EXT_PREFIX,
     },
     {
@@ -223,7 +223,7 @@ for (const definition of ["GetTaskResult", "Task"]) {
       path: "/status",
       keyword: "enum",
       count: 1,
-      mentions: [...EXT_STATUSES.map((s) => `"${s}"`), '"done"'],
+      mentions: [...EXT_STATUSES.map((s) => `"${s}"`), "got another string"],
       schemaPathPrefix: `${T25_PREFIX}TaskStatus/`,
     },
     {
@@ -300,7 +300,7 @@ CASES.push(
     path: "/mode",
     keyword: "discriminator",
     count: 1,
-    mentions: ['"form"', '"openai/form"', '"openaiForm"', '"url"', '"dialog"'],
+    mentions: ['"form"', '"openai/form"', '"openaiForm"', '"url"', "got another string"],
     schemaPathPrefix: `${CODEX_PREFIX}oneOf`,
   },
   {

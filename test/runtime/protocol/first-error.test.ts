@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as draft from "../../../generated/ext-tasks-draft/validators.js";
 import * as t25 from "../../../generated/tasks-2025-11-25/validators.js";
-import { ErrorList, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
+import { ErrorList, FirstError, wordsFor, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
  * `validateX(value, { abortEarly: true })`: the first error only, found the way the full search finds
@@ -147,11 +147,24 @@ describe("messages of the error path", () => {
     expect(message(new Map())).toBe("expected a string, got a Map");
   });
 
-  it("a const or enum error shows the value, escaped as JSON writes it", () => {
-    const result = t25.validateGetTaskResult({ ...working, status: 'do"ne\n' }, { abortEarly: true });
-    expect(!result.ok && result.errors[0]!.message).toBe(
-      `expected one of "cancelled" | "completed" | "failed" | "input_required" | "working", got ${JSON.stringify('do"ne\n')}`,
-    );
+  it("a const or enum error says what JSON type it got, not the peer's text; numbers, booleans and null as themselves", () => {
+    const message = (value: unknown) => {
+      const result = t25.validateGetTaskResult({ ...working, status: value }, { abortEarly: true });
+      return !result.ok && result.errors[0]!.message;
+    };
+    const expected = 'expected one of "cancelled" | "completed" | "failed" | "input_required" | "working"';
+    expect(message('do"ne\n<script>')).toBe(`${expected}, got another string`);
+    expect(message(5)).toBe(`${expected}, got 5`);
+    expect(message(false)).toBe(`${expected}, got false`);
+    expect(message(null)).toBe(`${expected}, got null`);
+    expect(message(["working"])).toBe(`${expected}, got an array`);
+    // Where no string was expected, a string is "a string".
+    expect(t25.validateCancelTaskRequest({ jsonrpc: "2.0", id: true, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
+      errors: [{ path: "/id", message: "expected a string or an integer, got true" }],
+    });
+    expect(t25.validateCancelTaskRequest({ jsonrpc: 2, id: 1, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
+      errors: [{ path: "/jsonrpc", message: 'expected "2.0", got 2' }],
+    });
   });
 
   it("the same message is the same string each time (kept per expected text), and equal to one built anew", () => {
@@ -162,22 +175,25 @@ describe("messages of the error path", () => {
 });
 
 describe("ErrorList: duplicates told by what their messages were made of", () => {
+  const words = wordsFor;
   it("the same mismatch from two parts of an allOf is one error; another value at the same path is another", () => {
     const list = new ErrorList();
     const params = null;
-    list.addUnexpected("/params", "type", "an object", params, "#/a");
-    list.addUnexpected("/params", "type", "an object", params, "#/b");
+    list.addUnexpected("/params", "type", words("an object"), params, "#/a");
+    list.addUnexpected("/params", "type", words("an object"), params, "#/b");
     expect(list.count).toBe(1);
     // Equal messages from different parts (two arrays) are still one error.
-    list.addUnexpected("/x", "type", "an object", [1], "#/a");
-    list.addUnexpected("/x", "type", "an object", [2], "#/b");
+    list.addUnexpected("/x", "type", words("an object"), [1], "#/a");
+    list.addUnexpected("/x", "type", words("an object"), [2], "#/b");
     expect(list.count).toBe(2);
     // A different expected text is a different error.
-    list.addUnexpected("/x", "type", "a string", [1], "#/c");
+    list.addUnexpected("/x", "type", words("a string"), [1], "#/c");
     expect(list.count).toBe(3);
-    // A const error shows its value: different values are different errors.
-    list.addUnexpected("/m", "const", '"a"', "b", "#/d");
-    list.addUnexpected("/m", "const", '"a"', "c", "#/d");
+    // A const error shows a number: different numbers are different errors; two strings say the same.
+    list.addUnexpected("/m", "const", words('"a"'), 1, "#/d");
+    list.addUnexpected("/m", "const", words('"a"'), 2, "#/d");
+    list.addUnexpected("/m", "const", words('"a"'), "b", "#/d");
+    list.addUnexpected("/m", "const", words('"a"'), "c", "#/d");
     list.addMissing("", "id", "#/e");
     list.addMissing("", "id", "#/f");
     list.add("/id", "required", 'missing required property "id"', "#/g");
@@ -185,27 +201,40 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
       ["/params", "expected an object, got null"],
       ["/x", "expected an object, got an array"],
       ["/x", "expected a string, got an array"],
-      ["/m", 'expected "a", got "b"'],
-      ["/m", 'expected "a", got "c"'],
+      ["/m", 'expected "a", got 1'],
+      ["/m", 'expected "a", got 2'],
+      ["/m", 'expected "a", got another string'],
       ["/id", 'missing required property "id"'],
     ]);
-    expect(list.count).toBe(6);
+    expect(list.count).toBe(7);
   });
 
   it("NaN and -0 count as themselves, with the message deciding", () => {
     const list = new ErrorList();
-    list.addUnexpected("/n", "const", "1", Number.NaN, "#/a");
-    list.addUnexpected("/n", "const", "1", Number.NaN, "#/b");
-    list.addUnexpected("/z", "const", "1", 0, "#/a");
-    list.addUnexpected("/z", "const", "1", -0, "#/b");
+    list.addUnexpected("/n", "const", words("1"), Number.NaN, "#/a");
+    list.addUnexpected("/n", "const", words("1"), Number.NaN, "#/b");
+    list.addUnexpected("/z", "const", words("1"), 0, "#/a");
+    list.addUnexpected("/z", "const", words("1"), -0, "#/b");
     expect(list.count).toBe(2);
   });
 
-  it("a list that stops at the first keeps that one and ignores the rest", () => {
-    const list = new ErrorList(1, true);
-    list.addMissing("", "a", "#/x");
-    list.addUnexpected("/b", "type", "a string", 1, "#/y");
-    list.add("/c", "minimum", "too small", "#/z");
-    expect([list.full, list.count, list.kept.map((e) => e.path)]).toEqual([true, 1, ["/a"]]);
+  it("words made anew once the map is full still make the same messages, and tell the same errors apart", () => {
+    // Two distinct ExpectedWords objects for one text: told apart by identity, then by the message.
+    const list = new ErrorList();
+    const fresh = { prefix: "expected an object, got ", expectsString: false, byType: [] };
+    list.addUnexpected("/p", "type", words("an object"), 1, "#/a");
+    list.addUnexpected("/p", "type", fresh, 1, "#/b");
+    expect([list.count, list.kept[0]!.message]).toEqual([1, "expected an object, got 1"]);
+  });
+});
+
+describe("FirstError: the first error only", () => {
+  it("keeps the first report and ignores the rest", () => {
+    const first = new FirstError();
+    expect(first.full).toBe(false);
+    first.addMissing("/p", "a", "#/x");
+    first.addUnexpected("/b", "type", wordsFor("a string"), 1, "#/y");
+    first.add("/c", "minimum", "too small", "#/z");
+    expect([first.full, first.error]).toEqual([true, { path: "/p/a", keyword: "required", message: 'missing required property "a"', schemaPath: "#/x" }]);
   });
 });

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ee7ba6d7178a10120e7d390f5478316ace5a1bb20f5224ea7d8d0d14d8e17bc9 1baeba2a53d470711033558a773d23ae9de5d3e1cc699228509caf0e051c8e45
+// Fingerprint: 1f6c064eaacfcc0f8fd21a8513a2845e6c2cf79d6dcf9774284441f86f3d6cbf acbcf562224094d1b85595877f419b8177f73e7de8b2e421f2f14a41de95c358
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -74,42 +74,56 @@ function failureMessage(typeName: string, errors: readonly ValidationError[], er
 }
 
 /**
- * The errors a check finds, as the generated `$checkX` functions collect them: each distinct error
- * once (an `allOf` can report the same mismatch from several branches; distinct = same path, keyword
- * and message), the first `limit` kept, all counted; or only the first, when the caller asked to stop
- * there (`full` then tells the check's loops to stop). Linear in the errors found: a few are compared
- * with each other directly, more go through a key set, never each error against all before it.
- * Shaped for the common case of one or two errors: plain fields set in the constructor (one object
- * shape), the keyword compared first (a literal, so a pointer comparison), what a message was made of
- * before the message itself (comparing two concatenated messages flattens both), the key set built
- * out of line.
+ * Where the generated `$checkX` functions report what they find: every error (`ErrorList`, the
+ * default) or the first (`FirstError`, `abortEarly`). Two classes rather than one with a mode: the
+ * first-error path then allocates and branches no more than it needs.
  */
-export class ErrorList {
+export interface ErrorSink {
+  /** Whether the search can stop: only the first error was asked for and it is found (the checks' loops end on it). */
+  readonly full: boolean;
+  /** An error given as its message. */
+  add(path: string, keyword: string, message: string, schemaPath: string): void;
+  /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message made only when it is kept. */
+  addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void;
+  /** A required property that is absent (`path`: the object's path). */
+  addMissing(path: string, name: string, schemaPath: string): void;
+}
+
+/**
+ * Every error a check finds, each distinct one once (an `allOf` can report the same mismatch from
+ * several branches; distinct = same path, keyword and message), the first `limit` kept, all
+ * counted. Linear in the errors found: a few are compared with each other directly, more go through
+ * a key set, never each error against all before it. Shaped for the common case of one or two
+ * errors: plain fields set in the constructor (one object shape), the keyword compared first (a
+ * literal, so a pointer comparison), what a message was made of before the message itself (comparing
+ * two concatenated messages flattens both), the key set built out of line.
+ */
+export class ErrorList implements ErrorSink {
   /** How many distinct errors were found. */
-  count: number;
-  /** Whether the search can stop: only the first error was asked for and it is found. */
-  full: boolean;
+  declare count: number;
+  /** Never: every error is searched for (see `FirstError`). */
+  declare readonly full: false;
+  declare readonly limit: number;
   /**
    * The first `limit` distinct errors, in the order found; null until the first (an array made with
    * its first error costs a fraction of an empty one grown by `push`).
    */
-  private found: ValidationError[] | null;
+  declare private found: ValidationError[] | null;
   /**
-   * Per kept error, what its message was made of (two entries: the expected text and the value for
+   * Per kept error, what its message was made of (two entries: the `ExpectedWords` and the value for
    * `unexpected`, the property name's `MissingWords` and `MISSING` for `missing`, the message and
    * `PLAIN` otherwise), to tell duplicates cheaply.
    */
-  private parts: unknown[] | null;
+  declare private parts: unknown[] | null;
   /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
-  private seen: Set<string> | null;
+  declare private seen: Set<string> | null;
 
-  constructor(
-    readonly limit: number = DEFAULT_MAX_ERRORS,
-    /** Stop at the first error (`ValidateOptions.abortEarly`). */
-    readonly stopAtFirst: boolean = false,
-  ) {
+  // Fields are `declare`d and set here only: a class field is defined on each new object before the
+  // constructor runs, a second pass over the same fields on every failed validation.
+  constructor(limit: number = DEFAULT_MAX_ERRORS) {
     this.count = 0;
     this.full = false;
+    this.limit = limit;
     this.found = null;
     this.parts = null;
     this.seen = null;
@@ -124,27 +138,19 @@ export class ErrorList {
     this.record(path, keyword, message, PLAIN, schemaPath);
   }
 
-  /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message built only when it is kept. */
-  addUnexpected(path: string, keyword: string, expected: string, value: unknown, schemaPath: string): void {
+  addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void {
     this.record(path, keyword, expected, value, schemaPath);
   }
 
-  /** A required property that is absent (`path`: the object's path). */
   addMissing(path: string, name: string, schemaPath: string): void {
-    if (this.full) return;
     const words = missingWords(name);
     this.record(path + words.token, "required", words, MISSING, schemaPath);
   }
 
-  /**
-   * One error, given by what its message is made of (see `parts`): kept as the only one (`stopAtFirst`),
-   * or unless it is known already; its message is built (`messageOf`) only when it is kept.
-   */
+  /** One error, given by what its message is made of (see `parts`), unless it is known already; its message made only then. */
   private record(path: string, keyword: string, part: unknown, value: unknown, schemaPath: string): void {
-    if (this.full) return;
-    if (this.stopAtFirst) this.first({ path, keyword, message: messageOf(keyword, part, value), schemaPath });
-    else if (!this.isKnown(path, keyword, part, value)) {
-      this.keep({ path, keyword, message: messageOf(keyword, part, value), schemaPath }, part, value);
+    if (!this.isKnown(path, keyword, part, value)) {
+      this.keep({ path, keyword, message: messageOf(part, value), schemaPath }, part, value);
     }
   }
 
@@ -159,13 +165,6 @@ export class ErrorList {
       kept.pop();
       parts.length = 2 * kept.length;
     }
-  }
-
-  /** The only error there will be (`stopAtFirst`): nothing to compare it with, then or later. */
-  private first(error: ValidationError): void {
-    this.found = [error];
-    this.count = 1;
-    this.full = true;
   }
 
   private keep(error: ValidationError, part: unknown, value: unknown): void {
@@ -198,7 +197,7 @@ export class ErrorList {
       const e = kept[i]!;
       if (e.keyword !== keyword || e.path !== path) continue;
       if (parts[2 * i] === part && Object.is(parts[2 * i + 1], value)) return true;
-      if (e.message === messageOf(keyword, part, value)) return true;
+      if (e.message === messageOf(part, value)) return true;
     }
     return false;
   }
@@ -215,38 +214,72 @@ export class ErrorList {
   }
 }
 
+/**
+ * The first error a check finds (`ValidateOptions.abortEarly`, ajv's default): once it is there,
+ * `full` tells the check's loops to stop and every later report is ignored. Nothing to compare an
+ * error with, so nothing of what its message was made of is kept.
+ */
+export class FirstError implements ErrorSink {
+  declare full: boolean;
+  declare error: ValidationError | null;
+
+  constructor() {
+    this.full = false;
+    this.error = null;
+  }
+
+  add(path: string, keyword: string, message: string, schemaPath: string): void {
+    if (!this.full) this.found({ path, keyword, message, schemaPath });
+  }
+
+  addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void {
+    if (!this.full) this.found({ path, keyword, message: unexpectedMessage(expected, value), schemaPath });
+  }
+
+  addMissing(path: string, name: string, schemaPath: string): void {
+    if (this.full) return;
+    const words = missingWords(name);
+    this.found({ path: path + words.token, keyword: "required", message: words.message, schemaPath });
+  }
+
+  private found(error: ValidationError): void {
+    this.error = error;
+    this.full = true;
+  }
+}
+
 /** The second part of a `missing` error and of one given as its message (no value a check meets equals either). */
 const MISSING = Symbol("missing");
 const PLAIN = Symbol("plain");
 
 /** The message an error's parts make (see `ErrorList.parts`): the one place an error's message is made. */
-function messageOf(keyword: string, part: unknown, value: unknown): string {
+function messageOf(part: unknown, value: unknown): string {
   if (value === MISSING) return (part as MissingWords).message;
   if (value === PLAIN) return String(part);
-  return unexpectedMessage(keyword, String(part), value);
+  return unexpectedMessage(part as ExpectedWords, value);
 }
 
 /**
- * `expected X, got Y`. A `type` error says which JSON type it got (`got a string`, `got an array`), as
- * Zod does, or the number (`expected an integer, got 1.5`); the others (`const`, `enum`, a union's
- * tag) show the value itself (`got "tasks/gex"`). Built from pieces kept per expected text (see
- * `wordsFor`), a type error's whole message once per type: on the error path, building strings
- * costs more than finding the error.
+ * `expected X, got Y`, where Y says which JSON type the value is (`got a string`, `got an array`,
+ * as Zod does; `got another string` where strings were expected, for a `const` or `enum`) and shows
+ * a number, a boolean or null as itself (`expected an integer, got 1.5`). A string is not shown: as
+ * in ajv, Zod and TypeBox, a peer's text does not go into the messages (which go into logs and
+ * answers), and the message for each type is made once per expected text (see `ExpectedWords`): on
+ * the error path, making strings costs more than finding the error.
  */
-function unexpectedMessage(keyword: string, expected: string, value: unknown): string {
-  const words = wordsFor(expected);
-  const type = keyword === "type" ? jsonTypeIndex(value) : -1;
-  if (type < 0)
-    return words === undefined ? `expected ${expected}, got ${describe(value)}` : words.prefix + describe(value);
-  if (words === undefined) return `expected ${expected}, got ${JSON_TYPE_WORDS[type]!}`;
-  return (words.byType[type] ??= words.prefix + JSON_TYPE_WORDS[type]!);
+function unexpectedMessage(words: ExpectedWords, value: unknown): string {
+  const type = jsonTypeIndex(value);
+  if (type < 0) return words.prefix + describe(value);
+  return (words.byType[type] ??=
+    words.prefix + (type === STRING && words.expectsString ? "another string" : JSON_TYPE_WORDS[type]!));
 }
 
-/** What a type error says it got, by `jsonTypeIndex`. */
+/** What a message says a value of each JSON type is, by `jsonTypeIndex` (numbers are shown as themselves). */
 const JSON_TYPE_WORDS = ["null", "true", "false", "a string", "an array", "an object"] as const;
+const STRING = 3;
 
 /**
- * The place of what a type error says of a value in `JSON_TYPE_WORDS`; -1 for a number (said as itself)
+ * The place of what a message says of a value in `JSON_TYPE_WORDS`; -1 for a number (shown as itself)
  * and for what JSON has not (a `Map`, a function…: `describe` says what it is).
  */
 function jsonTypeIndex(value: unknown): number {
@@ -255,7 +288,7 @@ function jsonTypeIndex(value: unknown): number {
     case "boolean":
       return value ? 1 : 2;
     case "string":
-      return 3;
+      return STRING;
     case "object":
       return Array.isArray(value) ? 4 : hasJsonPrototype(value) ? 5 : -1;
     default:
@@ -263,10 +296,13 @@ function jsonTypeIndex(value: unknown): number {
   }
 }
 
-interface ExpectedWords {
+/** The parts of `expected X, got Y` messages for one expected text X, made once (`expectedWords`). */
+export interface ExpectedWords {
   /** `expected X, got `. */
   readonly prefix: string;
-  /** The whole type error per JSON type got, once made. */
+  /** Whether X names strings (`"tasks/get"`, `one of "working" | …`): a string got is then `another string`. */
+  readonly expectsString: boolean;
+  /** The whole message per JSON type got, once made. */
   readonly byType: (string | undefined)[];
 }
 
@@ -276,26 +312,41 @@ interface MissingWords {
   readonly message: string;
 }
 
+function newWords(expected: string): ExpectedWords {
+  return {
+    prefix: `expected ${expected}, got `,
+    // A quoted string where an alternative begins: a `const` string, or one of an `enum`'s.
+    expectsString: /(?:^|one of |\| )"/.test(expected),
+    byType: [undefined, undefined, undefined, undefined, undefined, undefined],
+  };
+}
+
 /**
  * The pieces of messages, kept per expected text or property name. Those come from the generated checks'
  * own literals, so the maps stay small; `MAX_KEPT_WORDS` bounds them anyway, for a caller that passes
- * texts of its own (past it, messages are built each time).
+ * texts of its own (past it, the pieces are made for each message).
  */
 const expectedWords = new Map<string, ExpectedWords>();
 const missingWordsByName = new Map<string, MissingWords>();
 const MAX_KEPT_WORDS = 4096;
 
-function wordsFor(expected: string): ExpectedWords | undefined {
+/** The `ExpectedWords` of an expected text: made once while the map has room. */
+export function wordsFor(expected: string): ExpectedWords {
   let words = expectedWords.get(expected);
-  if (words === undefined && expectedWords.size < MAX_KEPT_WORDS) {
-    words = {
-      prefix: `expected ${expected}, got `,
-      byType: [undefined, undefined, undefined, undefined, undefined, undefined],
-    };
-    expectedWords.set(expected, words);
+  if (words === undefined) {
+    words = newWords(expected);
+    if (expectedWords.size < MAX_KEPT_WORDS) expectedWords.set(expected, words);
   }
   return words;
 }
+
+/** The words of the common type errors, which the generated checks report through their own functions (`notObject`…). */
+const AN_OBJECT = wordsFor("an object");
+const A_STRING = wordsFor("a string");
+const AN_ARRAY = wordsFor("an array");
+const AN_INTEGER = wordsFor("an integer");
+const A_NUMBER = wordsFor("a number");
+const A_BOOLEAN = wordsFor("a boolean");
 
 function missingWords(name: string): MissingWords {
   let words = missingWordsByName.get(name);
@@ -314,7 +365,7 @@ function errorKey(path: string, keyword: string, message: string): string {
 }
 
 /** Records one error (kept out of line so the generated checks stay short). */
-export function report(errors: ErrorList, path: string, keyword: string, message: string, schemaPath: string): void {
+export function report(errors: ErrorSink, path: string, keyword: string, message: string, schemaPath: string): void {
   errors.add(path, keyword, message, schemaPath);
 }
 
@@ -520,23 +571,55 @@ function notPlain(value: object): string {
 
 /** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */
 export function unexpected(
-  errors: ErrorList,
+  errors: ErrorSink,
   path: string,
   keyword: string,
   expected: string,
   value: unknown,
   schemaPath: string,
 ): void {
-  errors.addUnexpected(path, keyword, expected, value, schemaPath);
+  if (!errors.full) errors.addUnexpected(path, keyword, wordsFor(expected), value, schemaPath);
 }
 
 /** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */
-export function wrongType(errors: ErrorList, path: string, expected: string, value: unknown, schemaPath: string): void {
-  errors.addUnexpected(path, "type", expected, value, schemaPath);
+export function wrongType(errors: ErrorSink, path: string, expected: string, value: unknown, schemaPath: string): void {
+  if (!errors.full) errors.addUnexpected(path, "type", wordsFor(expected), value, schemaPath);
+}
+
+// The common type errors, each its own function: the generated call is shorter, and the words are at hand.
+
+/** Reports a value that is not a JSON object. */
+export function notObject(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", AN_OBJECT, value, schemaPath);
+}
+
+/** Reports a value that is not a string. */
+export function notString(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", A_STRING, value, schemaPath);
+}
+
+/** Reports a value that is not an array. */
+export function notArray(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", AN_ARRAY, value, schemaPath);
+}
+
+/** Reports a value that is not an integer. */
+export function notInteger(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", AN_INTEGER, value, schemaPath);
+}
+
+/** Reports a value that is not a number. */
+export function notNumber(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", A_NUMBER, value, schemaPath);
+}
+
+/** Reports a value that is not a boolean. */
+export function notBoolean(errors: ErrorSink, path: string, value: unknown, schemaPath: string): void {
+  errors.addUnexpected(path, "type", A_BOOLEAN, value, schemaPath);
 }
 
 /** Reports a required property that is absent. */
-export function missing(errors: ErrorList, path: string, name: string, schemaPath: string): void {
+export function missing(errors: ErrorSink, path: string, name: string, schemaPath: string): void {
   errors.addMissing(path, name, schemaPath);
 }
 
@@ -546,11 +629,10 @@ export function missing(errors: ErrorList, path: string, name: string, schemaPat
  */
 export function invalid(
   value: unknown,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
+  check: (value: unknown, path: string, errors: ErrorSink) => void,
   options: ValidateOptions | undefined,
 ): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
-  const errors = collectErrors(value, check, options);
-  return { ok: false, errors: errors.kept, errorCount: errors.count };
+  return options?.abortEarly === true ? firstError(value, check) : everyError(value, check, maxErrorsOf(options));
 }
 
 /** The generated `parseX`: what its `validateX` found, as the value or as `ValidationFailed`. */
@@ -559,23 +641,39 @@ export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
   throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
-function collectErrors(
+function everyError(
   value: unknown,
-  check: (value: unknown, path: string, errors: ErrorList) => void,
-  options: ValidateOptions | undefined,
-): ErrorList {
-  const errors = options?.abortEarly === true ? new ErrorList(1, true) : new ErrorList(maxErrorsOf(options));
+  check: (value: unknown, path: string, errors: ErrorSink) => void,
+  limit: number,
+): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+  const errors = new ErrorList(limit);
   try {
     check(value, "", errors);
   } catch (error) {
-    // What was found before stays, after the reason the check stopped (asked for the first error
-    // only, what was found is the answer: the search would have ended there).
-    if (!errors.full) errors.addFirst("", "type", unreadable(error), "");
+    // What was found before stays, after the reason the check stopped.
+    errors.addFirst("", "type", unreadable(error), "");
   }
-  // The test said no but the check found nothing: a getter that answers differently on each read.
-  if (errors.count === 0) errors.add("", "type", "value changed while it was checked (a getter or Proxy)", "");
-  return errors;
+  if (errors.count === 0) errors.add("", "type", CHANGED_WHILE_CHECKED, "");
+  return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
+
+function firstError(
+  value: unknown,
+  check: (value: unknown, path: string, errors: ErrorSink) => void,
+): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+  const errors = new FirstError();
+  try {
+    check(value, "", errors);
+  } catch (error) {
+    // The first error, when one was found before, is the answer: the search would have ended there.
+    errors.add("", "type", unreadable(error), "");
+  }
+  if (!errors.full) errors.add("", "type", CHANGED_WHILE_CHECKED, "");
+  return { ok: false, errors: [errors.error!], errorCount: 1 };
+}
+
+/** The test said no but the check found nothing: a getter that answers differently on each read. */
+const CHANGED_WHILE_CHECKED = "value changed while it was checked (a getter or Proxy)";
 
 /** Why a value could not be checked, from what reading it threw (the check's `catch`); itself never throws. */
 function unreadable(error: unknown): string {
