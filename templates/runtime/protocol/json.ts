@@ -253,27 +253,37 @@ function messageOf(part: unknown, value: unknown): string {
 }
 
 /**
- * `expected X, got Y`, where Y says which JSON type the value is (`got a string`, `got an array`,
- * as Zod does; `got another string` where strings were expected, for a `const` or `enum`) and shows
- * a number, a boolean or null as itself (`expected an integer, got 1.5`). A string is not shown: as
- * in ajv, Zod and TypeBox, a peer's text does not go into the messages (which go into logs and
- * answers), and the message for each type is made once per expected text (see `ExpectedWords`): on
- * the error path, making strings costs more than finding the error.
+ * `expected X, got Y`, where Y is the JSON type of the value (`got a string`, `got an array`, as Zod
+ * says it), `another string` or `another number` where those were expected (a `const` or `enum`),
+ * `a number with a fraction` where an integer was; true, false and null are shown as themselves. Never
+ * the value: as in ajv, Zod and TypeBox, a peer's text and numbers do not go into the messages, which
+ * go into logs and answers. So the message for each type is made once per expected text (see
+ * `ExpectedWords`): on the error path, making strings cost more than finding the error.
  */
 function unexpectedMessage(words: ExpectedWords, value: unknown): string {
   const type = jsonTypeIndex(value);
   if (type < 0) return words.prefix + describe(value);
-  return (words.byType[type] ??=
-    words.prefix + (type === STRING && words.expectsString ? "another string" : JSON_TYPE_WORDS[type]!));
+  return (words.byType[type] ??= words.prefix + gotWords(words.expected, type));
 }
 
-/** What a message says a value of each JSON type is, by `jsonTypeIndex` (numbers are shown as themselves). */
-const JSON_TYPE_WORDS = ["null", "true", "false", "a string", "an array", "an object"] as const;
+/** What a message says of a value of each JSON type, by `jsonTypeIndex`. */
+const JSON_TYPE_WORDS = ["null", "true", "false", "a string", "an array", "an object", "a number"] as const;
 const STRING = 3;
+const NUMBER = 6;
+
+/** Y of `expected X, got Y` for a JSON type (see `unexpectedMessage`), from the expected text X. */
+function gotWords(expected: string, type: number): string {
+  // A quoted string or a number where an alternative begins: a `const`, or one of an `enum`'s.
+  if (type === STRING && /(?:^|one of |\| )"/.test(expected)) return "another string";
+  if (type === NUMBER && /(?:^|one of |\| )-?\d/.test(expected)) return "another number";
+  if (type === NUMBER && expected.includes("an integer") && !expected.includes("a number"))
+    return "a number with a fraction";
+  return JSON_TYPE_WORDS[type]!;
+}
 
 /**
- * The place of what a message says of a value in `JSON_TYPE_WORDS`; -1 for a number (shown as itself)
- * and for what JSON has not (a `Map`, a function…: `describe` says what it is).
+ * The place of what a message says of a value in `JSON_TYPE_WORDS`; -1 for what JSON has not (a `Map`,
+ * a function, `undefined`…: `describe` says what it is).
  */
 function jsonTypeIndex(value: unknown): number {
   if (value === null) return 0;
@@ -282,6 +292,9 @@ function jsonTypeIndex(value: unknown): number {
       return value ? 1 : 2;
     case "string":
       return STRING;
+    case "number":
+      // NaN and the infinities are no JSON numbers (an in-memory caller may pass them).
+      return Number.isFinite(value) ? NUMBER : -1;
     case "object":
       return Array.isArray(value) ? 4 : hasJsonPrototype(value) ? 5 : -1;
     default:
@@ -291,11 +304,10 @@ function jsonTypeIndex(value: unknown): number {
 
 /** The parts of `expected X, got Y` messages for one expected text X, made once (`expectedWords`). */
 export interface ExpectedWords {
+  readonly expected: string;
   /** `expected X, got `. */
   readonly prefix: string;
-  /** Whether X names strings (`"tasks/get"`, `one of "working" | …`): a string got is then `another string`. */
-  readonly expectsString: boolean;
-  /** The whole message per JSON type got, once made. */
+  /** The whole message per JSON type got (`jsonTypeIndex`), once made. */
   readonly byType: (string | undefined)[];
 }
 
@@ -307,10 +319,9 @@ interface MissingWords {
 
 function newWords(expected: string): ExpectedWords {
   return {
+    expected,
     prefix: `expected ${expected}, got `,
-    // A quoted string where an alternative begins: a `const` string, or one of an `enum`'s.
-    expectsString: /(?:^|one of |\| )"/.test(expected),
-    byType: [undefined, undefined, undefined, undefined, undefined, undefined],
+    byType: [undefined, undefined, undefined, undefined, undefined, undefined, undefined],
   };
 }
 

@@ -164,7 +164,7 @@ describe("the server's invalid-params answer: at most 50 errors and the count", 
       if (outcome.kind !== "answered" || !("error" in outcome.response)) throw new Error("expected an error answer");
       const { error } = outcome.response;
       expect(error.code).toBe(-32602);
-      expect(error.message).toBe("Invalid params: /notifications/resourceSubscriptions/0: expected a string, got 1");
+      expect(error.message).toBe("Invalid params: /notifications/resourceSubscriptions/0: expected a string, got a number");
       const data = error.data as { errors: ValidationError[]; errorCount: number };
       expect([data.errors.length, data.errorCount]).toEqual([50, 30_000]);
       expect(JSON.stringify(outcome.response).length).toBeLessThan(20_000);

@@ -132,29 +132,37 @@ describe("the search ends at the first error", () => {
 });
 
 describe("messages of the error path", () => {
-  it("a type error names the JSON type it got, or the number itself", () => {
+  it("a type error names the JSON type it got, never the value", () => {
     const message = (value: unknown) => {
       const result = t25.validateGetTaskResult({ ...working, createdAt: value }, { abortEarly: true });
       return result.ok ? "" : result.errors[0]!.message;
     };
-    expect(message(5)).toBe("expected a string, got 5");
-    expect(message(1.5)).toBe("expected a string, got 1.5");
+    expect(message(5)).toBe("expected a string, got a number");
+    expect(message(1.5)).toBe("expected a string, got a number");
+    expect(message(Number.NaN)).toBe("expected a string, got NaN");
     expect(message(null)).toBe("expected a string, got null");
     expect(message(true)).toBe("expected a string, got true");
     expect(message(false)).toBe("expected a string, got false");
     expect(message([1])).toBe("expected a string, got an array");
     expect(message({ a: 1 })).toBe("expected a string, got an object");
     expect(message(new Map())).toBe("expected a string, got a Map");
+    // Where an integer was expected, a number got has a fraction.
+    const ttl = (value: unknown) => {
+      const result = t25.validateGetTaskResult({ ...working, ttl: value }, { abortEarly: true });
+      return result.ok ? "" : result.errors[0]!.message;
+    };
+    expect(ttl(1.5)).toBe("expected an integer, got a number with a fraction");
+    expect(ttl("5")).toBe("expected an integer or null, got a string");
   });
 
-  it("a const or enum error says what JSON type it got, not the peer's text; numbers, booleans and null as themselves", () => {
+  it("a const or enum error says what JSON type it got (another string, another number), not the value", () => {
     const message = (value: unknown) => {
       const result = t25.validateGetTaskResult({ ...working, status: value }, { abortEarly: true });
       return !result.ok && result.errors[0]!.message;
     };
     const expected = 'expected one of "cancelled" | "completed" | "failed" | "input_required" | "working"';
     expect(message('do"ne\n<script>')).toBe(`${expected}, got another string`);
-    expect(message(5)).toBe(`${expected}, got 5`);
+    expect(message(5)).toBe(`${expected}, got a number`);
     expect(message(false)).toBe(`${expected}, got false`);
     expect(message(null)).toBe(`${expected}, got null`);
     expect(message(["working"])).toBe(`${expected}, got an array`);
@@ -163,7 +171,7 @@ describe("messages of the error path", () => {
       errors: [{ path: "/id", message: "expected a string or an integer, got true" }],
     });
     expect(t25.validateCancelTaskRequest({ jsonrpc: 2, id: 1, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
-      errors: [{ path: "/jsonrpc", message: 'expected "2.0", got 2' }],
+      errors: [{ path: "/jsonrpc", message: 'expected "2.0", got a number' }],
     });
   });
 
@@ -189,11 +197,12 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
     // A different expected text is a different error.
     list.addUnexpected("/x", "type", words("a string"), [1], "#/c");
     expect(list.count).toBe(3);
-    // A const error shows a number: different numbers are different errors; two strings say the same.
+    // A const error says the type it got: two strings (or two numbers) make one error, a number and a string two.
     list.addUnexpected("/m", "const", words('"a"'), 1, "#/d");
     list.addUnexpected("/m", "const", words('"a"'), 2, "#/d");
     list.addUnexpected("/m", "const", words('"a"'), "b", "#/d");
     list.addUnexpected("/m", "const", words('"a"'), "c", "#/d");
+    list.addUnexpected("/n", "enum", words("one of 1 | 2"), 3, "#/d");
     list.addMissing("", "id", "#/e");
     list.addMissing("", "id", "#/f");
     list.add("/id", "required", 'missing required property "id"', "#/g");
@@ -201,9 +210,9 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
       ["/params", "expected an object, got null"],
       ["/x", "expected an object, got an array"],
       ["/x", "expected a string, got an array"],
-      ["/m", 'expected "a", got 1'],
-      ["/m", 'expected "a", got 2'],
+      ["/m", 'expected "a", got a number'],
       ["/m", 'expected "a", got another string'],
+      ["/n", "expected one of 1 | 2, got another number"],
       ["/id", 'missing required property "id"'],
     ]);
     expect(list.count).toBe(7);
@@ -221,10 +230,10 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
   it("words made anew once the map is full still make the same messages, and tell the same errors apart", () => {
     // Two distinct ExpectedWords objects for one text: told apart by identity, then by the message.
     const list = new ErrorList();
-    const fresh = { prefix: "expected an object, got ", expectsString: false, byType: [] };
+    const fresh = { expected: "an object", prefix: "expected an object, got ", byType: [] };
     list.addUnexpected("/p", "type", words("an object"), 1, "#/a");
     list.addUnexpected("/p", "type", fresh, 1, "#/b");
-    expect([list.count, list.kept[0]!.message]).toEqual([1, "expected an object, got 1"]);
+    expect([list.count, list.kept[0]!.message]).toEqual([1, "expected an object, got a number"]);
   });
 });
 
