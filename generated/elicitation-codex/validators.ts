@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 307eeacb07efc03fdaae27b9f0d432228be2970ce61ad61a67dcfc0dcafade90 3e1e395cc3faff48faa2ce308093510e1b141a6d292a97b3e579dd5eb6e1bfe0
+// Fingerprint: 34cb46c26ee02cf675120082d293f159de3258e6da55428085d3b3b6c2f338dd dce9fc3c9a98c263d1e4aa385ea9dd56511cbc6812c6ee20362d8b5f64bf388f
 
 import type {
   McpElicitationArrayType,
@@ -148,7 +148,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -227,7 +227,7 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
         errors,
         path + "/" + $rt.pointerToken(key3),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key3),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -408,7 +408,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
         errors,
         path + "/" + $rt.pointerToken(key11),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key11),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -581,7 +581,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
         errors,
         path + "/" + $rt.pointerToken(key7),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key7),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -772,7 +772,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
         errors,
         path + "/" + $rt.pointerToken(key9),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key9),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1000,7 +1000,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1081,7 +1081,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
         errors,
         path + "/" + $rt.pointerToken(key4),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key4),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1251,7 +1251,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
         errors,
         path + "/" + $rt.pointerToken(key10),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key10),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1366,7 +1366,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1431,7 +1431,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1601,7 +1601,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
         errors,
         path + "/" + $rt.pointerToken(key10),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key10),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1717,7 +1717,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bb2837d5cf3c68f18f5b56d4fa1046ccdc02a08de2c97cd344627e0bc0fec258 49f596e066aaa3f1c1635a1c4f98a96ed18ce74b44fc8201d1cbefd4d1244278
+// Fingerprint: 728fff183d82603119f42be39209855da09014ca92ae1cb93dae085be81c6bbf c3ad5ae8c6d428c67f857ddaff2e88e37bfda1e020c88586367e7b85df844c54
 
 import type {
   CancelTaskRequest,
@@ -176,7 +176,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -223,7 +223,7 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt
         errors,
         path + "/" + $rt.pointerToken(key2),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key2),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -381,7 +381,7 @@ function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.E
         errors,
         path + "/" + $rt.pointerToken(key2),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key2),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -492,7 +492,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -610,7 +610,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
         errors,
         path + "/" + $rt.pointerToken(key9),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key9),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -864,7 +864,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
         errors,
         path + "/" + $rt.pointerToken(key9),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key9),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -959,7 +959,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1006,7 +1006,7 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.Er
         errors,
         path + "/" + $rt.pointerToken(key2),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key2),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1259,7 +1259,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
         errors,
         path + "/" + $rt.pointerToken(key9),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key9),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1434,7 +1434,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1526,7 +1526,7 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
         errors,
         path + "/" + $rt.pointerToken(key4),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key4),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1630,7 +1630,7 @@ function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: s
         errors,
         path + "/" + $rt.pointerToken(key4),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key4),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1691,7 +1691,7 @@ function $checkTaskSubscriptionNotifications(value: unknown, path: string, error
         errors,
         path + "/" + $rt.pointerToken(key4),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key4),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1827,7 +1827,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -1879,7 +1879,7 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
         errors,
         path + "/" + $rt.pointerToken(key3),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key3),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2021,7 +2021,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2373,7 +2373,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
         errors,
         path + "/" + $rt.pointerToken(key9),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key9),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2591,7 +2591,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2733,7 +2733,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2790,7 +2790,7 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
         errors,
         path + "/" + $rt.pointerToken(key3),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key3),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -2993,7 +2993,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
         errors,
         path + "/" + $rt.pointerToken(key10),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key10),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3058,7 +3058,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3255,7 +3255,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
         errors,
         path + "/" + $rt.pointerToken(key10),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key10),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3314,7 +3314,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
         errors,
         path + "/" + $rt.pointerToken(key4),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key4),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3459,7 +3459,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
         errors,
         path + "/" + $rt.pointerToken(key11),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key11),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3626,7 +3626,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
         errors,
         path + "/" + $rt.pointerToken(key8),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key8),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3794,7 +3794,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
         errors,
         path + "/" + $rt.pointerToken(key7),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key7),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }
@@ -3914,7 +3914,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
         errors,
         path + "/" + $rt.pointerToken(key5),
         "additionalProperties",
-        "unexpected property " + JSON.stringify(key5),
+        "unexpected property",
         at + "/additionalProperties",
       );
   }

@@ -75,6 +75,12 @@ const ERRORS = id("errors");
 const STOP_WHEN_FULL = ifElse(member(ERRORS, "full"), [BREAK]);
 
 /**
+ * The message of a member a closed object does not name. The name is in the error's path; a message
+ * that quoted it would carry a peer's text (and cost `JSON.stringify` per error).
+ */
+const UNEXPECTED_PROPERTY = str("unexpected property");
+
+/**
  * The runtime's own reporters of the common type errors (runtime/protocol/json.ts `notObject`…), by the
  * expected text `typeName` gives: a shorter call than `wrongType(…, "an object", …)`, its words at hand.
  */
@@ -253,10 +259,9 @@ export class CheckEmitter {
       const keyPath = plus(PATH, str("/"), call(this.scope.runtime("pointerToken"), id(key)));
       const evaluated = this.test.evaluated.test(node.node, "properties", id(key), owner, node.containsEvaluates, hoist);
       if (!isTrue(evaluated)) {
-        const message = plus(str("unexpected property "), call(member(id("JSON"), "stringify"), id(key)));
         const inner =
           properties.kind === "never"
-            ? [this.report(keyPath, "unevaluatedProperties", message, node, "unevaluatedProperties")]
+            ? [this.report(keyPath, "unevaluatedProperties", UNEXPECTED_PROPERTY, node, "unevaluatedProperties")]
             : [constant(item, index(v, id(key))), ...this.statements(properties, id(item), keyPath, owner)];
         out.push(...ifElse(call(this.scope.runtime("isObject"), v), [...decided, forIn(key, v, [...STOP_WHEN_FULL, ...ifElse(not(evaluated), inner)])]));
       }
@@ -390,7 +395,7 @@ export class CheckEmitter {
       const unmatched = and(...(known ? [not(known)] : []), ...(matched ? [not(id(matched))] : []));
       const inner =
         additional.kind === "never"
-          ? [this.report(keyPath, "additionalProperties", plus(str("unexpected property "), call(member(id("JSON"), "stringify"), id(key))), node, "additionalProperties")]
+          ? [this.report(keyPath, "additionalProperties", UNEXPECTED_PROPERTY, node, "additionalProperties")]
           : this.statements(additional, id(item), keyPath, owner);
       checks.push(...ifElse(unmatched, inner));
     }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as ext0522 from "../../../generated/ext-tasks-2026-05-22/validators.js";
 import * as draft from "../../../generated/ext-tasks-draft/validators.js";
 import * as t25 from "../../../generated/tasks-2025-11-25/validators.js";
 import { ErrorList, FirstError, wordsFor, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
@@ -173,6 +174,11 @@ describe("messages of the error path", () => {
     expect(t25.validateCancelTaskRequest({ jsonrpc: 2, id: 1, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
       errors: [{ path: "/jsonrpc", message: 'expected "2.0", got a number' }],
     });
+  });
+
+  it("a member a closed object does not name is told by its path; the message does not quote it", () => {
+    const result = ext0522.validateGetTaskRequest({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: "t", 'x"/\n': 1 } });
+    expect(result).toMatchObject({ ok: false, errors: [{ path: "/params/x\"~1\n", keyword: "additionalProperties", message: "unexpected property" }] });
   });
 
   it("the same message is the same string each time (kept per expected text), and equal to one built anew", () => {
