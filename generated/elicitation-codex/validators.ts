@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 34cb46c26ee02cf675120082d293f159de3258e6da55428085d3b3b6c2f338dd dce9fc3c9a98c263d1e4aa385ea9dd56511cbc6812c6ee20362d8b5f64bf388f
+// Fingerprint: 81375b168f945fd5b04e1198ade902f3c8cffb9fc3ce277dd2aed6b6effe4755 9ab7f7799ea66e7bc7906d7de27c877485916de63a021d45155609b543432864
 
 import type {
   McpElicitationArrayType,
@@ -102,39 +102,27 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1))) {
-      if ($isBoolean(value1)) {
-        if (typeof value1 !== "boolean")
-          $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
+      if (!$isBoolean(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
   const value3 = value.title;
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
-      if ($isString(value3)) {
-        if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
-      } else if ($isNull(value3)) {
-        if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
+      if (!$isString(value3)) {
+        if (!$isNull(value3))
+          $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
       }
     }
   }
@@ -322,27 +310,18 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -371,23 +350,16 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
               $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/enumNames", "null", value6, at + "/properties/enumNames/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
-      }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
     if (!($isString(value9) || $isNull(value9))) {
-      if ($isString(value9)) {
-        if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
-      } else if ($isNull(value9)) {
-        if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
+      if (!$isString(value9)) {
+        if (!$isNull(value9))
+          $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
       }
     }
   }
@@ -505,24 +477,16 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isFinite(value1)))
           $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -532,11 +496,8 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value3)) {
         if (!(typeof value3 === "number" && Number.isFinite(value3)))
           $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
-      } else if ($isNull(value3)) {
-        if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
-      } else {
+      } else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
-      }
     }
   }
   const value4 = value.minimum;
@@ -545,22 +506,16 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isFinite(value4)))
           $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
-      } else {
+      } else if (!$isNull(value4))
         $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
-      }
     }
   }
   const value5 = value.title;
   if (value5 !== undefined) {
     if (!($isString(value5) || $isNull(value5))) {
-      if ($isString(value5)) {
-        if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
-      } else if ($isNull(value5)) {
-        if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
+      if (!$isString(value5)) {
+        if (!$isNull(value5))
+          $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
       }
     }
   }
@@ -720,13 +675,9 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
-      } else {
-        $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
       }
     }
   }
@@ -754,12 +705,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
               $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
-      } else if ($isNull(value5)) {
-        if (value5 !== null)
-          $rt.wrongType(errors, path + "/required", "null", value5, at + "/properties/required/type");
-      } else {
+      } else if (!$isNull(value5))
         $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
-      }
     }
   }
   const value8 = value.type;
@@ -902,27 +849,18 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -930,12 +868,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
       if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      else if ($isNull(value3)) {
-        if (value3 !== null)
-          $rt.wrongType(errors, path + "/format", "null", value3, at + "/properties/format/anyOf/1/type");
-      } else {
+      else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
-      }
     }
   }
   const value4 = value.maxLength;
@@ -946,12 +880,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/maxLength", "null", value4, at + "/properties/maxLength/type");
-      } else {
+      } else if (!$isNull(value4))
         $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
-      }
     }
   }
   const value5 = value.minLength;
@@ -962,23 +892,16 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-      } else if ($isNull(value5)) {
-        if (value5 !== null)
-          $rt.wrongType(errors, path + "/minLength", "null", value5, at + "/properties/minLength/type");
-      } else {
+      } else if (!$isNull(value5))
         $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
-      }
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -1165,24 +1088,16 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (!($isString(value4) || $isNull(value4))) {
-      if ($isString(value4)) {
-        if (typeof value4 !== "string")
-          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      if (!$isString(value4)) {
+        if (!$isNull(value4))
+          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
       }
     }
   }
@@ -1197,12 +1112,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
-      }
     }
   }
   const value7 = value.minItems;
@@ -1213,23 +1124,16 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if ($isNull(value7)) {
-        if (value7 !== null)
-          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
-      } else {
+      } else if (!$isNull(value7))
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
-      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
-      if ($isString(value8)) {
-        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
-      } else if ($isNull(value8)) {
-        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      if (!$isString(value8)) {
+        if (!$isNull(value8))
+          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
       }
     }
   }
@@ -1310,27 +1214,18 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -1347,12 +1242,9 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -1515,24 +1407,16 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (!($isString(value4) || $isNull(value4))) {
-      if ($isString(value4)) {
-        if (typeof value4 !== "string")
-          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      if (!$isString(value4)) {
+        if (!$isNull(value4))
+          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
       }
     }
   }
@@ -1547,12 +1431,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
-      }
     }
   }
   const value7 = value.minItems;
@@ -1563,23 +1443,16 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if ($isNull(value7)) {
-        if (value7 !== null)
-          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
-      } else {
+      } else if (!$isNull(value7))
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
-      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
-      if ($isString(value8)) {
-        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
-      } else if ($isNull(value8)) {
-        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      if (!$isString(value8)) {
+        if (!$isNull(value8))
+          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
       }
     }
   }
@@ -1660,27 +1533,18 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -1698,12 +1562,9 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -1771,12 +1632,9 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
   const value3 = value.turnId;
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
-      if ($isString(value3)) {
-        if (typeof value3 !== "string") $rt.notString(errors, path + "/turnId", value3, at + "/properties/turnId/type");
-      } else if ($isNull(value3)) {
-        if (value3 !== null) $rt.wrongType(errors, path + "/turnId", "null", value3, at + "/properties/turnId/type");
-      } else {
-        $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
+      if (!$isString(value3)) {
+        if (!$isNull(value3))
+          $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
       }
     }
   }

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 728fff183d82603119f42be39209855da09014ca92ae1cb93dae085be81c6bbf c3ad5ae8c6d428c67f857ddaff2e88e37bfda1e020c88586367e7b85df844c54
+// Fingerprint: 475a617e44077297f2bdbf28b0a882a693f029fc3954a344010db0ec7dd71c46 2323c5c6edcefe8e0e1a487f70bd64903e8f47e2c8679c4571950b9e8fbd8b57
 
 import type {
   CancelTaskRequest,
@@ -135,31 +135,31 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if ($isString(value2)) {
-      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
-    } else if ($isAnyNumber(value2)) {
-      if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-      else {
-        if (!(value2 >= -9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "minimum",
-            "must be >= -9007199254740991",
-            at + "/properties/id/anyOf/1/minimum",
-          );
-        if (!(value2 <= 9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "maximum",
-            "must be <= 9007199254740991",
-            at + "/properties/id/anyOf/1/maximum",
-          );
+    if (!$isString(value2)) {
+      if ($isAnyNumber(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
+            );
+          if (!(value2 <= 9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
+            );
+        }
+      } else {
+        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
-    } else {
-      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -302,38 +302,37 @@ function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isSafeInteger(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/0/type");
-      } else if ($isAnyNumber(value1)) {
-        if (!(typeof value1 === "number" && Number.isInteger(value1)))
-          $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/1/type");
-        else {
-          if (!(value1 >= -9007199254740991))
-            $rt.report(
-              errors,
-              path + "/progressToken",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/progressToken/anyOf/1/minimum",
-            );
-          if (!(value1 <= 9007199254740991))
-            $rt.report(
-              errors,
-              path + "/progressToken",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/progressToken/anyOf/1/maximum",
-            );
+      if (!$isString(value1)) {
+        if ($isAnyNumber(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/1/type");
+          else {
+            if (!(value1 >= -9007199254740991))
+              $rt.report(
+                errors,
+                path + "/progressToken",
+                "minimum",
+                "must be >= -9007199254740991",
+                at + "/properties/progressToken/anyOf/1/minimum",
+              );
+            if (!(value1 <= 9007199254740991))
+              $rt.report(
+                errors,
+                path + "/progressToken",
+                "maximum",
+                "must be <= 9007199254740991",
+                at + "/properties/progressToken/anyOf/1/maximum",
+              );
+          }
+        } else {
+          $rt.wrongType(
+            errors,
+            path + "/progressToken",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/anyOf",
+          );
         }
-      } else {
-        $rt.wrongType(
-          errors,
-          path + "/progressToken",
-          "a string or an integer",
-          value1,
-          at + "/properties/progressToken/anyOf",
-        );
       }
     }
   }
@@ -465,12 +464,8 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -579,12 +574,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -833,12 +824,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -918,31 +905,31 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if ($isString(value2)) {
-      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
-    } else if ($isAnyNumber(value2)) {
-      if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-      else {
-        if (!(value2 >= -9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "minimum",
-            "must be >= -9007199254740991",
-            at + "/properties/id/anyOf/1/minimum",
-          );
-        if (!(value2 <= 9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "maximum",
-            "must be <= 9007199254740991",
-            at + "/properties/id/anyOf/1/maximum",
-          );
+    if (!$isString(value2)) {
+      if ($isAnyNumber(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
+            );
+          if (!(value2 <= 9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
+            );
+        }
+      } else {
+        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
-    } else {
-      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -1228,12 +1215,8 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1407,12 +1390,8 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1786,31 +1765,31 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if ($isString(value2)) {
-      if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/anyOf/0/type");
-    } else if ($isAnyNumber(value2)) {
-      if (!(typeof value2 === "number" && Number.isInteger(value2)))
-        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-      else {
-        if (!(value2 >= -9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "minimum",
-            "must be >= -9007199254740991",
-            at + "/properties/id/anyOf/1/minimum",
-          );
-        if (!(value2 <= 9007199254740991))
-          $rt.report(
-            errors,
-            path + "/id",
-            "maximum",
-            "must be <= 9007199254740991",
-            at + "/properties/id/anyOf/1/maximum",
-          );
+    if (!$isString(value2)) {
+      if ($isAnyNumber(value2)) {
+        if (!(typeof value2 === "number" && Number.isInteger(value2)))
+          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+        else {
+          if (!(value2 >= -9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/id/anyOf/1/minimum",
+            );
+          if (!(value2 <= 9007199254740991))
+            $rt.report(
+              errors,
+              path + "/id",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/id/anyOf/1/maximum",
+            );
+        }
+      } else {
+        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
       }
-    } else {
-      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -1994,12 +1973,8 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
         $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -2178,20 +2153,19 @@ function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isInteger(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
-      } else if ($isAnyNumber(value1)) {
-        if (!(typeof value1 === "number" && Number.isInteger(value1)))
-          $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
-      } else {
-        $rt.wrongType(
-          errors,
-          path + "/progressToken",
-          "a string or an integer",
-          value1,
-          at + "/properties/progressToken/type",
-        );
+      if (!$isString(value1)) {
+        if ($isAnyNumber(value1)) {
+          if (!(typeof value1 === "number" && Number.isInteger(value1)))
+            $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
+        } else {
+          $rt.wrongType(
+            errors,
+            path + "/progressToken",
+            "a string or an integer",
+            value1,
+            at + "/properties/progressToken/type",
+          );
+        }
       }
     }
   }
@@ -2321,13 +2295,9 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/$schema", "null", value1, at + "/properties/$schema/type");
-      } else {
-        $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
       }
     }
   }
@@ -2355,12 +2325,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
               $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
-      } else if ($isNull(value5)) {
-        if (value5 !== null)
-          $rt.wrongType(errors, path + "/required", "null", value5, at + "/properties/required/type");
-      } else {
+      } else if (!$isNull(value5))
         $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
-      }
     }
   }
   const value8 = value.type;
@@ -2534,27 +2500,18 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -2572,12 +2529,9 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -2677,27 +2631,18 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -2714,12 +2659,9 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -2907,24 +2849,16 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (!($isString(value4) || $isNull(value4))) {
-      if ($isString(value4)) {
-        if (typeof value4 !== "string")
-          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      if (!$isString(value4)) {
+        if (!$isNull(value4))
+          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
       }
     }
   }
@@ -2939,12 +2873,8 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
-      }
     }
   }
   const value7 = value.minItems;
@@ -2955,23 +2885,16 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if ($isNull(value7)) {
-        if (value7 !== null)
-          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
-      } else {
+      } else if (!$isNull(value7))
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
-      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
-      if ($isString(value8)) {
-        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
-      } else if ($isNull(value8)) {
-        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      if (!$isString(value8)) {
+        if (!$isNull(value8))
+          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
       }
     }
   }
@@ -3169,24 +3092,16 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
     if (!($isString(value4) || $isNull(value4))) {
-      if ($isString(value4)) {
-        if (typeof value4 !== "string")
-          $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value4, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
+      if (!$isString(value4)) {
+        if (!$isNull(value4))
+          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
       }
     }
   }
@@ -3201,12 +3116,8 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/maxItems", "null", value6, at + "/properties/maxItems/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
-      }
     }
   }
   const value7 = value.minItems;
@@ -3217,23 +3128,16 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if ($isNull(value7)) {
-        if (value7 !== null)
-          $rt.wrongType(errors, path + "/minItems", "null", value7, at + "/properties/minItems/type");
-      } else {
+      } else if (!$isNull(value7))
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
-      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
     if (!($isString(value8) || $isNull(value8))) {
-      if ($isString(value8)) {
-        if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
-      } else if ($isNull(value8)) {
-        if (value8 !== null) $rt.wrongType(errors, path + "/title", "null", value8, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
+      if (!$isString(value8)) {
+        if (!$isNull(value8))
+          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
       }
     }
   }
@@ -3373,27 +3277,18 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -3422,23 +3317,16 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
               $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
-      } else if ($isNull(value6)) {
-        if (value6 !== null)
-          $rt.wrongType(errors, path + "/enumNames", "null", value6, at + "/properties/enumNames/type");
-      } else {
+      } else if (!$isNull(value6))
         $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
-      }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
     if (!($isString(value9) || $isNull(value9))) {
-      if ($isString(value9)) {
-        if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
-      } else if ($isNull(value9)) {
-        if (value9 !== null) $rt.wrongType(errors, path + "/title", "null", value9, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
+      if (!$isString(value9)) {
+        if (!$isNull(value9))
+          $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
       }
     }
   }
@@ -3528,27 +3416,18 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1))) {
-      if ($isString(value1)) {
-        if (typeof value1 !== "string")
-          $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
+      if (!$isString(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -3556,12 +3435,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
       if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      else if ($isNull(value3)) {
-        if (value3 !== null)
-          $rt.wrongType(errors, path + "/format", "null", value3, at + "/properties/format/anyOf/1/type");
-      } else {
+      else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
-      }
     }
   }
   const value4 = value.maxLength;
@@ -3572,12 +3447,8 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-      } else if ($isNull(value4)) {
-        if (value4 !== null)
-          $rt.wrongType(errors, path + "/maxLength", "null", value4, at + "/properties/maxLength/type");
-      } else {
+      } else if (!$isNull(value4))
         $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
-      }
     }
   }
   const value5 = value.minLength;
@@ -3588,23 +3459,16 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-      } else if ($isNull(value5)) {
-        if (value5 !== null)
-          $rt.wrongType(errors, path + "/minLength", "null", value5, at + "/properties/minLength/type");
-      } else {
+      } else if (!$isNull(value5))
         $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
-      }
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
     if (!($isString(value6) || $isNull(value6))) {
-      if ($isString(value6)) {
-        if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
-      } else if ($isNull(value6)) {
-        if (value6 !== null) $rt.wrongType(errors, path + "/title", "null", value6, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
+      if (!$isString(value6)) {
+        if (!$isNull(value6))
+          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
       }
     }
   }
@@ -3718,24 +3582,16 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value1)) {
         if (!(typeof value1 === "number" && Number.isFinite(value1)))
           $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
+      } else if (!$isNull(value1))
         $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
-      }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
@@ -3745,11 +3601,8 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value3)) {
         if (!(typeof value3 === "number" && Number.isFinite(value3)))
           $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
-      } else if ($isNull(value3)) {
-        if (value3 !== null) $rt.wrongType(errors, path + "/maximum", "null", value3, at + "/properties/maximum/type");
-      } else {
+      } else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
-      }
     }
   }
   const value4 = value.minimum;
@@ -3758,22 +3611,16 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
       if ($isAnyNumber(value4)) {
         if (!(typeof value4 === "number" && Number.isFinite(value4)))
           $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
-      } else if ($isNull(value4)) {
-        if (value4 !== null) $rt.wrongType(errors, path + "/minimum", "null", value4, at + "/properties/minimum/type");
-      } else {
+      } else if (!$isNull(value4))
         $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
-      }
     }
   }
   const value5 = value.title;
   if (value5 !== undefined) {
     if (!($isString(value5) || $isNull(value5))) {
-      if ($isString(value5)) {
-        if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
-      } else if ($isNull(value5)) {
-        if (value5 !== null) $rt.wrongType(errors, path + "/title", "null", value5, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
+      if (!$isString(value5)) {
+        if (!$isNull(value5))
+          $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
       }
     }
   }
@@ -3868,39 +3715,27 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1))) {
-      if ($isBoolean(value1)) {
-        if (typeof value1 !== "boolean")
-          $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if ($isNull(value1)) {
-        if (value1 !== null) $rt.wrongType(errors, path + "/default", "null", value1, at + "/properties/default/type");
-      } else {
-        $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
+      if (!$isBoolean(value1)) {
+        if (!$isNull(value1))
+          $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
       }
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (!($isString(value2) || $isNull(value2))) {
-      if ($isString(value2)) {
-        if (typeof value2 !== "string")
-          $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
-      } else if ($isNull(value2)) {
-        if (value2 !== null)
-          $rt.wrongType(errors, path + "/description", "null", value2, at + "/properties/description/type");
-      } else {
-        $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
+      if (!$isString(value2)) {
+        if (!$isNull(value2))
+          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
       }
     }
   }
   const value3 = value.title;
   if (value3 !== undefined) {
     if (!($isString(value3) || $isNull(value3))) {
-      if ($isString(value3)) {
-        if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
-      } else if ($isNull(value3)) {
-        if (value3 !== null) $rt.wrongType(errors, path + "/title", "null", value3, at + "/properties/title/type");
-      } else {
-        $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
+      if (!$isString(value3)) {
+        if (!$isNull(value3))
+          $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
       }
     }
   }
@@ -4688,38 +4523,23 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if ($isString(item5)) {
-            if (typeof item5 !== "string")
-              $rt.notString(
+          } else if (!$isString(item5)) {
+            if ($isAnyNumber(item5)) {
+              if (!(typeof item5 === "number" && Number.isInteger(item5)))
+                $rt.notInteger(
+                  errors,
+                  path + "/content/" + $rt.pointerToken(key4),
+                  item5,
+                  at + "/properties/content/additionalProperties/anyOf/1/type",
+                );
+            } else if (!$isBoolean(item5))
+              $rt.wrongType(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
+                "an array, a string, an integer or a boolean",
                 item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
+                at + "/properties/content/additionalProperties/anyOf",
               );
-          } else if ($isAnyNumber(item5)) {
-            if (!(typeof item5 === "number" && Number.isInteger(item5)))
-              $rt.notInteger(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else if ($isBoolean(item5)) {
-            if (typeof item5 !== "boolean")
-              $rt.notBoolean(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else {
-            $rt.wrongType(
-              errors,
-              path + "/content/" + $rt.pointerToken(key4),
-              "an array, a string, an integer or a boolean",
-              item5,
-              at + "/properties/content/additionalProperties/anyOf",
-            );
           }
         }
       }

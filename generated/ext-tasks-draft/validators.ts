@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 96317e5498c7c90460f52a41a98b632a7354b08c8727edef40cb381162cbf663 dedbf82248a5ef24f70ba08124c820a64869c2ab0a1dd3f677ba3ebed56e6708
+// Fingerprint: eb350f3b750d0232783f8c39e7aa30c7e47d27979b5e22f881a7516627808dd3 d98d00c8fe67fe96fdf4afc6cebbcfb1a986b3fce1d4afa6f00b4840d9fd050b
 
 import type {
   CancelTaskRequest,
@@ -361,12 +361,8 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -494,12 +490,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -779,12 +771,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1031,12 +1019,8 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1161,12 +1145,8 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1672,12 +1652,8 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if ($isNull(value6)) {
-      if (value6 !== null)
-        $rt.wrongType(errors, path + "/ttlMs", "null", value6, at + "/properties/ttlMs/anyOf/1/type");
-    } else {
+    } else if (!$isNull(value6))
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
-    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -2511,38 +2487,23 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if ($isString(item4)) {
-            if (typeof item4 !== "string")
-              $rt.notString(
+          } else if (!$isString(item4)) {
+            if ($isAnyNumber(item4)) {
+              if (!(typeof item4 === "number" && Number.isInteger(item4)))
+                $rt.notInteger(
+                  errors,
+                  path + "/content/" + $rt.pointerToken(key3),
+                  item4,
+                  at + "/properties/content/additionalProperties/anyOf/1/type",
+                );
+            } else if (!$isBoolean(item4))
+              $rt.wrongType(
                 errors,
                 path + "/content/" + $rt.pointerToken(key3),
+                "an array, a string, an integer or a boolean",
                 item4,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
+                at + "/properties/content/additionalProperties/anyOf",
               );
-          } else if ($isAnyNumber(item4)) {
-            if (!(typeof item4 === "number" && Number.isInteger(item4)))
-              $rt.notInteger(
-                errors,
-                path + "/content/" + $rt.pointerToken(key3),
-                item4,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else if ($isBoolean(item4)) {
-            if (typeof item4 !== "boolean")
-              $rt.notBoolean(
-                errors,
-                path + "/content/" + $rt.pointerToken(key3),
-                item4,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else {
-            $rt.wrongType(
-              errors,
-              path + "/content/" + $rt.pointerToken(key3),
-              "an array, a string, an integer or a boolean",
-              item4,
-              at + "/properties/content/additionalProperties/anyOf",
-            );
           }
         }
       }
@@ -3158,15 +3119,12 @@ function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorSink): v
           $checkJSONValue(item2, path + "/" + i1, errors);
         }
       }
-    } else if ($isString(value)) {
-      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/anyOf/2/type");
-    } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value)))
-        $rt.notInteger(errors, path, value, at + "/anyOf/2/type");
-    } else if ($isBoolean(value)) {
-      if (typeof value !== "boolean") $rt.notBoolean(errors, path, value, at + "/anyOf/2/type");
-    } else {
-      $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
+    } else if (!$isString(value)) {
+      if ($isAnyNumber(value)) {
+        if (!(typeof value === "number" && Number.isInteger(value)))
+          $rt.notInteger(errors, path, value, at + "/anyOf/2/type");
+      } else if (!$isBoolean(value))
+        $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
     }
   }
 }
@@ -3711,12 +3669,12 @@ function $testRequestId(value: unknown): value is RequestId {
 function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
-    if ($isString(value)) {
-      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
-    } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-    } else {
-      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+    if (!$isString(value)) {
+      if ($isAnyNumber(value)) {
+        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
+      } else {
+        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+      }
     }
   }
 }
@@ -6450,12 +6408,12 @@ function $testProgressToken(value: unknown): value is ProgressToken {
 function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
-    if ($isString(value)) {
-      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
-    } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-    } else {
-      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+    if (!$isString(value)) {
+      if ($isAnyNumber(value)) {
+        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
+      } else {
+        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+      }
     }
   }
 }

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d88f7b330b78407a263e659f45128ee7c3bfe25eaa83864ed596d00fbe84cc6e 0c5496d84b24d75a9f8070b899d14f2234b0bbcf86d4f26643137c2e8fdd9ad8
+// Fingerprint: 49a269620326192f4d0c3a322aeeeb161c7f4c5f29655a79a9affda1e1cc6f9f 0ba20553c5af1ab5d08d64aa8e1e13f137be9e03ee1045bdeab86c48f5086aa6
 
 import type {
   TaskStatus,
@@ -281,11 +281,8 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
     if ($isAnyNumber(value7)) {
       if (!(typeof value7 === "number" && Number.isInteger(value7)))
         $rt.notInteger(errors, path + "/ttl", value7, at + "/properties/ttl/type");
-    } else if ($isNull(value7)) {
-      if (value7 !== null) $rt.wrongType(errors, path + "/ttl", "null", value7, at + "/properties/ttl/type");
-    } else {
+    } else if (!$isNull(value7))
       $rt.wrongType(errors, path + "/ttl", "an integer or null", value7, at + "/properties/ttl/type");
-    }
   }
 }
 /** The value as `Task`, or its errors. */
@@ -1983,38 +1980,23 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if ($isString(item5)) {
-            if (typeof item5 !== "string")
-              $rt.notString(
+          } else if (!$isString(item5)) {
+            if ($isAnyNumber(item5)) {
+              if (!(typeof item5 === "number" && Number.isInteger(item5)))
+                $rt.notInteger(
+                  errors,
+                  path + "/content/" + $rt.pointerToken(key4),
+                  item5,
+                  at + "/properties/content/additionalProperties/anyOf/1/type",
+                );
+            } else if (!$isBoolean(item5))
+              $rt.wrongType(
                 errors,
                 path + "/content/" + $rt.pointerToken(key4),
+                "an array, a string, an integer or a boolean",
                 item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
+                at + "/properties/content/additionalProperties/anyOf",
               );
-          } else if ($isAnyNumber(item5)) {
-            if (!(typeof item5 === "number" && Number.isInteger(item5)))
-              $rt.notInteger(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else if ($isBoolean(item5)) {
-            if (typeof item5 !== "boolean")
-              $rt.notBoolean(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                item5,
-                at + "/properties/content/additionalProperties/anyOf/1/type",
-              );
-          } else {
-            $rt.wrongType(
-              errors,
-              path + "/content/" + $rt.pointerToken(key4),
-              "an array, a string, an integer or a boolean",
-              item5,
-              at + "/properties/content/additionalProperties/anyOf",
-            );
           }
         }
       }
@@ -2097,12 +2079,12 @@ function $testProgressToken(value: unknown): value is ProgressToken {
 function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
-    if ($isString(value)) {
-      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
-    } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-    } else {
-      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+    if (!$isString(value)) {
+      if ($isAnyNumber(value)) {
+        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
+      } else {
+        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+      }
     }
   }
 }
@@ -2132,12 +2114,12 @@ function $testRequestId(value: unknown): value is RequestId {
 function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
-    if ($isString(value)) {
-      if (typeof value !== "string") $rt.notString(errors, path, value, at + "/type");
-    } else if ($isAnyNumber(value)) {
-      if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-    } else {
-      $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+    if (!$isString(value)) {
+      if ($isAnyNumber(value)) {
+        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
+      } else {
+        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
+      }
     }
   }
 }

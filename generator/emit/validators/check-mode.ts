@@ -499,9 +499,20 @@ export class CheckEmitter {
     for (let i = node.variants.length - 1; i >= 0; i--) {
       const runtime = runtimeTypes(types[i]!);
       const guard = this.test.opaqueGuard(typeGuard(runtime, VALUE, (x) => this.scope.isJsonObject(x)), v, owner, guardName(runtime));
-      code = ifElse(guard, this.statements(node.variants[i]!, v, path, owner), code);
+      code = ifElse(guard, this.variantUnderItsGuard(node.variants[i]!, owner), code);
     }
     return code;
+  }
+
+  /**
+   * A variant's check where its JSON type is known: a plain string, boolean or null variant has nothing
+   * left to check there (its type test would always pass; an integer's is not implied by `typeof … ===
+   * "number"`, nor a number's, which refuses NaN). One with constraints keeps its type test, which
+   * narrows the value's type for them (the guard is a helper call, which does not).
+   */
+  private variantUnderItsGuard(variant: Node, owner: string): Stmt[] {
+    const plain = variant.kind === "primitive" && GUARD_IMPLIED_TYPES.has(variant.type) && primitiveConditions(variant, VALUE, this.scope).length === 0;
+    return plain ? [] : this.statements(variant, VALUE, PATH, owner);
   }
 
   private discriminated(node: UnionNode, owner: string): Stmt[] {
@@ -539,6 +550,9 @@ function guardClauses(body: readonly Stmt[]): Stmt[] {
 const LOCATION_CHUNK = 32;
 
 /** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
+/** Primitive types whose test is the JSON-type guard of a union's variant itself (see `variantUnderItsGuard`). */
+const GUARD_IMPLIED_TYPES = new Set<string>(["string", "boolean", "null"]);
+
 const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional", "unevaluated"]);
 
 function constantName(e: Expr): string {

@@ -189,7 +189,7 @@ for (const definition of ["GetTaskResult", "DetailedTask"]) {
       value: { ...extWorking, extra: true },
       path: "/extra",
       keyword: "additionalProperties",
-      mentions: ['"extra"'],
+      mentions: ["unexpected property"],
       schemaPathPrefix: EXT_PREFIX,
     },
     {

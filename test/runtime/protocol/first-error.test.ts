@@ -171,6 +171,10 @@ describe("messages of the error path", () => {
     expect(t25.validateCancelTaskRequest({ jsonrpc: "2.0", id: true, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
       errors: [{ path: "/id", message: "expected a string or an integer, got true" }],
     });
+    // A union of distinct JSON types explains a miss by the variant of the value's type.
+    expect(t25.validateCancelTaskRequest({ jsonrpc: "2.0", id: 1.5, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
+      errors: [{ path: "/id", keyword: "type", message: "expected an integer, got a number with a fraction" }],
+    });
     expect(t25.validateCancelTaskRequest({ jsonrpc: 2, id: 1, method: "tasks/cancel", params: { taskId: "x" } })).toMatchObject({
       errors: [{ path: "/jsonrpc", message: 'expected "2.0", got a number' }],
     });
