@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 81375b168f945fd5b04e1198ade902f3c8cffb9fc3ce277dd2aed6b6effe4755 9ab7f7799ea66e7bc7906d7de27c877485916de63a021d45155609b543432864
+// Fingerprint: 7bdb05b528fcab8c98ecab0e9cb2365b1c739f513e5adc59487ca85c4cf7173a 08801341dd4d721ef1c0b85a3362d4e32f7f0c72c11d70127bac642446382aa0
 
 import type {
   McpElicitationArrayType,
@@ -46,6 +46,18 @@ import * as $rt from "./runtime/protocol/json.js";
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
+const $EXPECTED1 = $rt.wordsFor('"array"');
+const $EXPECTED2 = $rt.wordsFor('"boolean"');
+const $EXPECTED3 = $rt.wordsFor('one of "number" | "integer"');
+const $EXPECTED4 = $rt.wordsFor('"object"');
+const $EXPECTED5 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
+const $EXPECTED6 = $rt.wordsFor('"string"');
+const $EXPECTED7 = $rt.wordsFor('one of "form" | "openai/form" | "openaiForm" | "url"');
+const $EXPECTED8 = $rt.wordsFor('"form"');
+const $EXPECTED9 = $rt.wordsFor('"openai/form"');
+const $EXPECTED10 = $rt.wordsFor('"openaiForm"');
+const $EXPECTED11 = $rt.wordsFor('"url"');
+
 /** Whether a value is a valid `McpElicitationArrayType`. */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
   try {
@@ -59,7 +71,7 @@ function $testMcpElicitationArrayType(value: unknown): value is McpElicitationAr
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $rt.unexpected(errors, path, "enum", $EXPECTED1, value, at + "/enum");
 }
 /** The value as `McpElicitationArrayType`, or its errors. */
 export function validateMcpElicitationArrayType(
@@ -166,7 +178,7 @@ function $testMcpElicitationBooleanType(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED2, value, at + "/enum");
 }
 /** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
@@ -567,7 +579,7 @@ function $testMcpElicitationNumberType(value: unknown): value is McpElicitationN
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED3, value, at + "/enum");
 }
 /** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
@@ -594,7 +606,7 @@ function $testMcpElicitationObjectType(value: unknown): value is McpElicitationO
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED4, value, at + "/enum");
 }
 /** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
@@ -783,7 +795,7 @@ function $testMcpElicitationStringFormat(value: unknown): value is McpElicitatio
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED5, value, at + "/enum");
 }
 /** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
@@ -953,7 +965,7 @@ function $testMcpElicitationStringType(value: unknown): value is McpElicitationS
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED6, value, at + "/enum");
 }
 /** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
@@ -1655,15 +1667,7 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
       break;
     default:
       if (tag4 === undefined) $rt.missing(errors, path, "mode", at + "/oneOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/mode",
-          "discriminator",
-          'one of "form" | "openai/form" | "openaiForm" | "url"',
-          tag4,
-          at + "/oneOf",
-        );
+      else $rt.unexpected(errors, path + "/mode", "discriminator", $EXPECTED7, tag4, at + "/oneOf");
   }
 }
 /** The value as `McpServerElicitationRequestParams`, or its errors. */
@@ -1707,7 +1711,7 @@ function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: strin
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "form")
-    $rt.unexpected(errors, path + "/mode", "enum", '"form"', value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED8, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
   if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
   $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
@@ -1759,7 +1763,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "openai/form")
-    $rt.unexpected(errors, path + "/mode", "enum", '"openai/form"', value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED9, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
   if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
 }
@@ -1811,7 +1815,7 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path:
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "openaiForm")
-    $rt.unexpected(errors, path + "/mode", "enum", '"openaiForm"', value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED10, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
   if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
 }
@@ -1865,7 +1869,7 @@ function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string
   const value3 = value.mode;
   if (value3 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value3 !== "url")
-    $rt.unexpected(errors, path + "/mode", "enum", '"url"', value3, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED11, value3, at + "/properties/mode/enum");
   const value4 = value.url;
   if (value4 === undefined) return $rt.missing(errors, path, "url", at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/url", value4, at + "/properties/url/type");

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 475a617e44077297f2bdbf28b0a882a693f029fc3954a344010db0ec7dd71c46 2323c5c6edcefe8e0e1a487f70bd64903e8f47e2c8679c4571950b9e8fbd8b57
+// Fingerprint: 1e65d8f81cd549792eacd52220d2af0b92fa30cb26e5621fbb768f5359764d76 e80470aed6818cb2b443b40f2c1ab1bfb0d2216670b517635ea113f07df7c43f
 
 import type {
   CancelTaskRequest,
@@ -95,6 +95,35 @@ import * as $rt from "./runtime/protocol/json.js";
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
+const $EXPECTED1 = $rt.wordsFor('"2.0"');
+const $EXPECTED2 = $rt.wordsFor('"tasks/cancel"');
+const $EXPECTED3 = $rt.wordsFor('"cancelled"');
+const $EXPECTED4 = $rt.wordsFor('"completed"');
+const $EXPECTED5 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
+const $EXPECTED6 = $rt.wordsFor('"failed"');
+const $EXPECTED7 = $rt.wordsFor('"tasks/get"');
+const $EXPECTED8 = $rt.wordsFor('one of "elicitation/create" | "sampling/createMessage" | "roots/list"');
+const $EXPECTED9 = $rt.wordsFor('"input_required"');
+const $EXPECTED10 = $rt.wordsFor('"notifications/tasks"');
+const $EXPECTED11 = $rt.wordsFor('"tasks/update"');
+const $EXPECTED12 = $rt.wordsFor('"working"');
+const $EXPECTED13 = $rt.wordsFor('"elicitation/create"');
+const $EXPECTED14 = $rt.wordsFor('"url"');
+const $EXPECTED15 = $rt.wordsFor('"form"');
+const $EXPECTED16 = $rt.wordsFor('"string"');
+const $EXPECTED17 = $rt.wordsFor('"array"');
+const $EXPECTED18 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
+const $EXPECTED19 = $rt.wordsFor('one of "number" | "integer"');
+const $EXPECTED20 = $rt.wordsFor('"boolean"');
+const $EXPECTED21 = $rt.wordsFor('"object"');
+const $EXPECTED22 = $rt.wordsFor('"sampling/createMessage"');
+const $EXPECTED23 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $EXPECTED24 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED25 = $rt.wordsFor('one of "assistant" | "user"');
+const $EXPECTED26 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $EXPECTED27 = $rt.wordsFor('"roots/list"');
+const $EXPECTED28 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+
 /** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
   try {
@@ -131,7 +160,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
@@ -165,7 +194,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/cancel")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED2, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
   else $checkCancelTaskRequestParams(value4, path + "/params", errors);
@@ -444,7 +473,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "cancelled")
-    $rt.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED3, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -554,7 +583,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "completed")
-    $rt.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED4, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -731,15 +760,7 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/status",
-          "discriminator",
-          'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED5, tag1, at + "/anyOf");
   }
 }
 /** The value as `DetailedTask`, or its errors. */
@@ -804,7 +825,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "failed")
-    $rt.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED6, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -901,7 +922,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
@@ -935,7 +956,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED7, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
   else $checkGetTaskRequestParams(value4, path + "/params", errors);
@@ -1085,15 +1106,7 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/method",
-          "discriminator",
-          'one of "elicitation/create" | "sampling/createMessage" | "roots/list"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED8, tag1, at + "/anyOf");
   }
 }
 /** The value as `InputRequest`, or its errors. */
@@ -1195,7 +1208,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "input_required")
-    $rt.unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED9, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -1490,11 +1503,11 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value2 !== "notifications/tasks")
-    $rt.unexpected(errors, path + "/method", "const", '"notifications/tasks"', value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) $rt.missing(errors, path, "params", at + "/required");
   else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
@@ -1548,14 +1561,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): 
     value === "failed" ||
     value === "cancelled"
   ))
-    $rt.unexpected(
-      errors,
-      path,
-      "enum",
-      'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-      value,
-      at + "/anyOf",
-    );
+    $rt.unexpected(errors, path, "enum", $EXPECTED5, value, at + "/anyOf");
 }
 /** The value as `TaskStatus`, or its errors. */
 export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
@@ -1761,7 +1767,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
@@ -1795,7 +1801,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/update")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/update"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
   else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
@@ -1953,7 +1959,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "working")
-    $rt.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED12, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -2031,7 +2037,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED13, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkElicitRequestParams(value2, path + "/params", errors);
@@ -2115,7 +2121,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const value4 = value.mode;
   if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value4 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED14, value4, at + "/properties/mode/const");
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
@@ -2246,7 +2252,7 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED15, value3, at + "/properties/mode/const");
   }
   const value4 = value.requestedSchema;
   if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
@@ -2580,7 +2586,7 @@ function $testMcpElicitationStringType(value: unknown): value is McpElicitationS
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $rt.unexpected(errors, path, "enum", '"string"', value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED16, value, at + "/enum");
 }
 /** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
@@ -3011,7 +3017,7 @@ function $testMcpElicitationArrayType(value: unknown): value is McpElicitationAr
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") $rt.unexpected(errors, path, "enum", '"array"', value, at + "/enum");
+  if (value !== "array") $rt.unexpected(errors, path, "enum", $EXPECTED17, value, at + "/enum");
 }
 /** The value as `McpElicitationArrayType`, or its errors. */
 export function validateMcpElicitationArrayType(
@@ -3521,7 +3527,7 @@ function $testMcpElicitationStringFormat(value: unknown): value is McpElicitatio
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $rt.unexpected(errors, path, "enum", 'one of "email" | "uri" | "date" | "date-time"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED18, value, at + "/enum");
 }
 /** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
@@ -3672,7 +3678,7 @@ function $testMcpElicitationNumberType(value: unknown): value is McpElicitationN
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $rt.unexpected(errors, path, "enum", 'one of "number" | "integer"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED19, value, at + "/enum");
 }
 /** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
@@ -3779,7 +3785,7 @@ function $testMcpElicitationBooleanType(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $rt.unexpected(errors, path, "enum", '"boolean"', value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED20, value, at + "/enum");
 }
 /** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
@@ -3806,7 +3812,7 @@ function $testMcpElicitationObjectType(value: unknown): value is McpElicitationO
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $rt.unexpected(errors, path, "enum", '"object"', value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED21, value, at + "/enum");
 }
 /** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
@@ -3841,14 +3847,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "sampling/createMessage")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"sampling/createMessage"',
-      value1,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCreateMessageRequestParams(value2, path + "/params", errors);
@@ -3912,7 +3911,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        'one of "allServers" | "none" | "thisServer"',
+        $EXPECTED23,
         value2,
         at + "/properties/includeContext/enum",
       );
@@ -4105,14 +4104,7 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     value2 === "tool_use" ||
     value2 === "tool_result"
   ))
-    $rt.unexpected(
-      errors,
-      path + "/type",
-      "enum",
-      'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-      value2,
-      at + "/properties/type/enum",
-    );
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED24, value2, at + "/properties/type/enum");
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
 export function validateSamplingMessageContentBlock(
@@ -4140,7 +4132,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED25, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -4305,14 +4297,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(
-        errors,
-        path + "/mode",
-        "enum",
-        'one of "auto" | "none" | "required"',
-        value1,
-        at + "/properties/mode/enum",
-      );
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED26, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -4377,7 +4362,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
   const value1 = value.type;
   if (value1 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value1 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value1, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED21, value1, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -4412,7 +4397,7 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "roots/list")
-    $rt.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED27, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
 }
@@ -4486,14 +4471,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
   else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-    $rt.unexpected(
-      errors,
-      path + "/action",
-      "enum",
-      'one of "accept" | "cancel" | "decline"',
-      value2,
-      at + "/properties/action/enum",
-    );
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED28, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
     if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: eb350f3b750d0232783f8c39e7aa30c7e47d27979b5e22f881a7516627808dd3 d98d00c8fe67fe96fdf4afc6cebbcfb1a986b3fce1d4afa6f00b4840d9fd050b
+// Fingerprint: 76be9550170fa8bd28b39dd6883d5c2185de3720597fb48786451c7a75e2c38b e90c3dea5baf031bc2eee5ee1e73998552dae79dc91cc886fbb4a984b7c7caaf
 
 import type {
   CancelTaskRequest,
@@ -147,7 +147,60 @@ import * as $rt from "./runtime/protocol/json.js";
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
-const $VALUES1 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+const $EXPECTED1 = $rt.wordsFor('"tasks/cancel"');
+const $EXPECTED2 = $rt.wordsFor('"complete"');
+const $EXPECTED3 = $rt.wordsFor('"cancelled"');
+const $EXPECTED4 = $rt.wordsFor('"completed"');
+const $EXPECTED5 = $rt.wordsFor('"task"');
+const $EXPECTED6 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
+const $EXPECTED7 = $rt.wordsFor('"failed"');
+const $EXPECTED8 = $rt.wordsFor('"tasks/get"');
+const $EXPECTED9 = $rt.wordsFor('"input_required"');
+const $EXPECTED10 = $rt.wordsFor('"notifications/tasks"');
+const $EXPECTED11 = $rt.wordsFor('"tasks/update"');
+const $EXPECTED12 = $rt.wordsFor('"working"');
+const $EXPECTED13 = $rt.wordsFor('"audio"');
+const $EXPECTED14 = $rt.wordsFor('"boolean"');
+const $EXPECTED15 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
+const $EXPECTED16 = $rt.wordsFor('"sampling/createMessage"');
+const $EXPECTED17 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $EXPECTED18 = $rt.wordsFor('"elicitation/create"');
+const $EXPECTED19 = $rt.wordsFor('"form"');
+const $EXPECTED20 = $rt.wordsFor('"object"');
+const $EXPECTED21 = $rt.wordsFor('"url"');
+const $EXPECTED22 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $EXPECTED23 = $rt.wordsFor('"resource"');
+const $EXPECTED24 = $rt.wordsFor('one of "dark" | "light"');
+const $EXPECTED25 = $rt.wordsFor('"image"');
+const $EXPECTED26 = $rt.wordsFor('one of "sampling/createMessage" | "roots/list" | "elicitation/create"');
+const $EXPECTED27 = $rt.wordsFor('"2.0"');
+const $EXPECTED28 = $rt.wordsFor('"string"');
+const $EXPECTED29 = $rt.wordsFor('"roots/list"');
+const $EXPECTED30 = $rt.wordsFor('one of "integer" | "number"');
+const $EXPECTED31 = $rt.wordsFor('"resource_link"');
+const $EXPECTED32 = $rt.wordsFor('one of "assistant" | "user"');
+const $EXPECTED33 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED34 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
+const $EXPECTED35 = $rt.wordsFor('"text"');
+const $EXPECTED36 = $rt.wordsFor('"array"');
+const $EXPECTED37 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $EXPECTED38 = $rt.wordsFor('"tool_result"');
+const $EXPECTED39 = $rt.wordsFor('"tool_use"');
+const $EXPECTED40 = $rt.wordsFor('"tools/call"');
+const $EXPECTED41 = $rt.wordsFor('"server/discover"');
+const $EXPECTED42 = $rt.wordsFor('one of "private" | "public"');
+const $EXPECTED43 = $rt.wordsFor('"resources/read"');
+const $EXPECTED44 = $rt.wordsFor('"subscriptions/listen"');
+const $EXPECTED45 = $rt.wordsFor('"prompts/get"');
+const $EXPECTED46 = $rt.wordsFor('"tools/list"');
+const $EXPECTED47 = $rt.wordsFor("-32021");
+const $EXPECTED48 = $rt.wordsFor('"notifications/subscriptions/acknowledged"');
+const $EXPECTED49 = $rt.wordsFor('"notifications/tools/list_changed"');
+const $EXPECTED50 = $rt.wordsFor("-32022");
+const $VALUES51 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+const $EXPECTED52 = $rt.wordsFor(
+  'one of "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"',
+);
 
 /** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
@@ -176,14 +229,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
   else if (value1 !== "tasks/cancel")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"tasks/cancel"',
-      value1,
-      at + "/allOf/1/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED1, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
   $checkCancelTaskRequestParams(value2, path + "/params", errors);
@@ -259,7 +305,7 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorS
       errors,
       path + "/resultType",
       "const",
-      '"complete"',
+      $EXPECTED2,
       value1,
       at + "/allOf/1/properties/resultType/const",
     );
@@ -323,7 +369,7 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "cancelled")
-    $rt.unexpected(errors, path + "/status", "const", '"cancelled"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED3, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -452,7 +498,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "completed")
-    $rt.unexpected(errors, path + "/status", "const", '"completed"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED4, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -587,7 +633,7 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
       errors,
       path + "/resultType",
       "const",
-      '"task"',
+      $EXPECTED5,
       value1,
       at + "/allOf/2/properties/resultType/const",
     );
@@ -658,15 +704,7 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/status",
-          "discriminator",
-          'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED6, tag1, at + "/anyOf");
   }
 }
 /** The value as `DetailedTask`, or its errors. */
@@ -733,7 +771,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "failed")
-    $rt.unexpected(errors, path + "/status", "const", '"failed"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED7, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -837,7 +875,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
   else if (value1 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value1, at + "/allOf/1/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED8, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
   $checkGetTaskRequestParams(value2, path + "/params", errors);
@@ -912,7 +950,7 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink
       errors,
       path + "/resultType",
       "const",
-      '"complete"',
+      $EXPECTED2,
       value1,
       at + "/allOf/2/properties/resultType/const",
     );
@@ -981,7 +1019,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "input_required")
-    $rt.unexpected(errors, path + "/status", "const", '"input_required"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED9, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -1238,14 +1276,7 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
   else if (value1 !== "notifications/tasks")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"notifications/tasks"',
-      value1,
-      at + "/allOf/1/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
   $checkTaskStatusNotificationParams(value2, path + "/params", errors);
@@ -1288,14 +1319,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): 
     value === "failed" ||
     value === "cancelled"
   ))
-    $rt.unexpected(
-      errors,
-      path,
-      "enum",
-      'one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
-      value,
-      at + "/anyOf",
-    );
+    $rt.unexpected(errors, path, "enum", $EXPECTED6, value, at + "/anyOf");
 }
 /** The value as `TaskStatus`, or its errors. */
 export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
@@ -1462,14 +1486,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
   else if (value1 !== "tasks/update")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"tasks/update"',
-      value1,
-      at + "/allOf/1/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
   $checkUpdateTaskRequestParams(value2, path + "/params", errors);
@@ -1550,7 +1567,7 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
       errors,
       path + "/resultType",
       "const",
-      '"complete"',
+      $EXPECTED2,
       value1,
       at + "/allOf/1/properties/resultType/const",
     );
@@ -1614,7 +1631,7 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
   else if (value2 !== "working")
-    $rt.unexpected(errors, path + "/status", "const", '"working"', value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED12, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -1783,7 +1800,7 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "audio")
-    $rt.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED13, value5, at + "/properties/type/const");
 }
 /** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
@@ -1882,7 +1899,7 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "boolean")
-    $rt.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED14, value4, at + "/properties/type/const");
 }
 /** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
@@ -1950,15 +1967,7 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/type",
-          "discriminator",
-          'one of "text" | "image" | "audio" | "resource_link" | "resource"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED15, tag1, at + "/anyOf");
   }
 }
 /** The value as `ContentBlock`, or its errors. */
@@ -1994,14 +2003,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "sampling/createMessage")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"sampling/createMessage"',
-      value1,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCreateMessageRequestParams(value2, path + "/params", errors);
@@ -2059,7 +2061,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        'one of "allServers" | "none" | "thisServer"',
+        $EXPECTED17,
         value1,
         at + "/properties/includeContext/enum",
       );
@@ -2227,7 +2229,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkElicitRequestParams(value2, path + "/params", errors);
@@ -2271,7 +2273,7 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const value2 = value.mode;
   if (value2 !== undefined) {
     if (value2 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", '"form"', value2, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED19, value2, at + "/properties/mode/const");
   }
   const value3 = value.requestedSchema;
   if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
@@ -2343,7 +2345,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value8, at + "/properties/type/const");
 }
 /** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
@@ -2412,7 +2414,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const value2 = value.mode;
   if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value2 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", '"url"', value2, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED21, value2, at + "/properties/mode/const");
   const value3 = value.url;
   if (value3 === undefined) return $rt.missing(errors, path, "url", at + "/required");
   if (typeof value3 !== "string") $rt.notString(errors, path + "/url", value3, at + "/properties/url/type");
@@ -2450,14 +2452,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
   const value1 = value.action;
   if (value1 === undefined) $rt.missing(errors, path, "action", at + "/required");
   else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
-    $rt.unexpected(
-      errors,
-      path + "/action",
-      "enum",
-      'one of "accept" | "cancel" | "decline"',
-      value1,
-      at + "/properties/action/enum",
-    );
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED22, value1, at + "/properties/action/enum");
   const value2 = value.content;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/content", value2, at + "/properties/content/type");
@@ -2561,7 +2556,7 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "resource")
-    $rt.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED23, value4, at + "/properties/type/const");
 }
 /** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
@@ -2654,7 +2649,7 @@ function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
-      $rt.unexpected(errors, path + "/theme", "enum", 'one of "dark" | "light"', value6, at + "/properties/theme/enum");
+      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED24, value6, at + "/properties/theme/enum");
   }
 }
 /** The value as `Icon`, or its errors. */
@@ -2704,7 +2699,7 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "image")
-    $rt.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value5, at + "/properties/type/const");
 }
 /** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
@@ -2831,15 +2826,7 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/method",
-          "discriminator",
-          'one of "sampling/createMessage" | "roots/list" | "elicitation/create"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED26, tag1, at + "/anyOf");
   }
 }
 /** The value as `InputRequest`, or its errors. */
@@ -3013,7 +3000,7 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.Err
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/method", value2, at + "/properties/method/type");
@@ -3062,7 +3049,7 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/method", value3, at + "/properties/method/type");
@@ -3202,7 +3189,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
   const value10 = value.type;
   if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value10 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value10, at + "/properties/type/const");
 }
 /** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(
@@ -3237,7 +3224,7 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value1 !== "roots/list")
-    $rt.unexpected(errors, path + "/method", "const", '"roots/list"', value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED29, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
 }
@@ -3595,7 +3582,7 @@ function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value6 = value.type;
   if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (!(value6 === "integer" || value6 === "number"))
-    $rt.unexpected(errors, path + "/type", "enum", 'one of "integer" | "number"', value6, at + "/properties/type/enum");
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED30, value6, at + "/properties/type/enum");
 }
 /** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
@@ -3760,7 +3747,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
   const value11 = value.type;
   if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
   else if (value11 !== "resource_link")
-    $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED31, value11, at + "/properties/type/const");
   const value12 = value.uri;
   if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
   if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
@@ -3856,7 +3843,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED32, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -4023,15 +4010,7 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/type",
-          "discriminator",
-          'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED33, tag1, at + "/anyOf");
   }
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
@@ -4087,14 +4066,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-      $rt.unexpected(
-        errors,
-        path + "/format",
-        "enum",
-        'one of "date" | "date-time" | "email" | "uri"',
-        value3,
-        at + "/properties/format/enum",
-      );
+      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED34, value3, at + "/properties/format/enum");
   }
   const value4 = value.maxLength;
   if (value4 !== undefined) {
@@ -4113,7 +4085,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
 }
 /** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
@@ -4159,7 +4131,7 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "text")
-    $rt.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED35, value4, at + "/properties/type/const");
 }
 /** The value as `TextContent`, or its errors. */
 export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
@@ -4282,7 +4254,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value9, at + "/properties/type/const");
 }
 /** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
@@ -4421,7 +4393,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
 }
 /** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
@@ -4569,7 +4541,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
   const value2 = value.type;
   if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value2 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value2, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value2, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -4696,14 +4668,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(
-        errors,
-        path + "/mode",
-        "enum",
-        'one of "auto" | "none" | "required"',
-        value1,
-        at + "/properties/mode/enum",
-      );
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED37, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -4762,7 +4727,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "tool_result")
-    $rt.unexpected(errors, path + "/type", "const", '"tool_result"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED38, value7, at + "/properties/type/const");
 }
 /** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
@@ -4814,7 +4779,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "tool_use")
-    $rt.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED39, value5, at + "/properties/type/const");
 }
 /** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
@@ -4893,7 +4858,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value9, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
@@ -4939,7 +4904,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value4, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
@@ -5004,7 +4969,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
 }
 /** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
@@ -5046,11 +5011,11 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tools/call")
-    $rt.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED40, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCallToolRequestParams(value4, path + "/params", errors);
@@ -5198,11 +5163,11 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "server/discover")
-    $rt.unexpected(errors, path + "/method", "const", '"server/discover"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED41, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkRequestParams(value4, path + "/params", errors);
@@ -5252,14 +5217,7 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSin
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(
-      errors,
-      path + "/cacheScope",
-      "enum",
-      'one of "private" | "public"',
-      value2,
-      at + "/properties/cacheScope/enum",
-    );
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
   const value3 = value.capabilities;
   if (value3 === undefined) $rt.missing(errors, path, "capabilities", at + "/required");
   else $checkServerCapabilities(value3, path + "/capabilities", errors);
@@ -5335,11 +5293,11 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "resources/read")
-    $rt.unexpected(errors, path + "/method", "const", '"resources/read"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED43, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkReadResourceRequestParams(value4, path + "/params", errors);
@@ -5385,14 +5343,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(
-      errors,
-      path + "/cacheScope",
-      "enum",
-      'one of "private" | "public"',
-      value2,
-      at + "/properties/cacheScope/enum",
-    );
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
   const value3 = value.contents;
   if (value3 === undefined) $rt.missing(errors, path, "contents", at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/contents", value3, at + "/properties/contents/type");
@@ -5460,18 +5411,11 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "subscriptions/listen")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"subscriptions/listen"',
-      value3,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED44, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
@@ -5554,11 +5498,11 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "prompts/get")
-    $rt.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED45, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkGetPromptRequestParams(value4, path + "/params", errors);
@@ -5659,11 +5603,11 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tools/list")
-    $rt.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED46, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkPaginatedRequestParams(value4, path + "/params", errors);
@@ -5711,14 +5655,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(
-      errors,
-      path + "/cacheScope",
-      "enum",
-      'one of "private" | "public"',
-      value2,
-      at + "/properties/cacheScope/enum",
-    );
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
   const value3 = value.nextCursor;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -5832,7 +5769,7 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
         errors,
         path + "/error/code",
         "const",
-        "-32021",
+        $EXPECTED47,
         value2,
         at + "/properties/error/allOf/1/properties/code/const",
       );
@@ -5845,7 +5782,7 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
   const value5 = value.jsonrpc;
   if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
   if (value5 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value5, at + "/properties/jsonrpc/const");
 }
 /** The value as `MissingRequiredClientCapabilityError`, or its errors. */
 export function validateMissingRequiredClientCapabilityError(
@@ -5926,18 +5863,11 @@ function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: strin
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value2 !== "notifications/subscriptions/acknowledged")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"notifications/subscriptions/acknowledged"',
-      value2,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED48, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
@@ -5977,18 +5907,11 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value2 !== "notifications/tools/list_changed")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"notifications/tools/list_changed"',
-      value2,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED49, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
@@ -6037,7 +5960,7 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
         errors,
         path + "/error/code",
         "const",
-        "-32022",
+        $EXPECTED50,
         value2,
         at + "/properties/error/allOf/1/properties/code/const",
       );
@@ -6050,7 +5973,7 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
   const value5 = value.jsonrpc;
   if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
   if (value5 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value5, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value5, at + "/properties/jsonrpc/const");
 }
 /** The value as `UnsupportedProtocolVersionError`, or its errors. */
 export function validateUnsupportedProtocolVersionError(
@@ -6368,19 +6291,11 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
   }
 }
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
-  return $VALUES1.has(value);
+  return $VALUES51.has(value);
 }
 function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
-  if (!$VALUES1.has(value))
-    $rt.unexpected(
-      errors,
-      path,
-      "enum",
-      'one of "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"',
-      value,
-      at + "/enum",
-    );
+  if (!$VALUES51.has(value)) $rt.unexpected(errors, path, "enum", $EXPECTED52, value, at + "/enum");
 }
 /** The value as `LoggingLevel`, or its errors. */
 export function validateLoggingLevel(

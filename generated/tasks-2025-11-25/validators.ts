@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 49a269620326192f4d0c3a322aeeeb161c7f4c5f29655a79a9affda1e1cc6f9f 0ba20553c5af1ab5d08d64aa8e1e13f137be9e03ee1045bdeab86c48f5086aa6
+// Fingerprint: baaf04ae57ae31169ee360b233c66cdf035b7e5a9f5049113246e28a04642d18 8ea4600da61c290895f2464419dbfe909a094a438c03eac0570397acb4656031
 
 import type {
   TaskStatus,
@@ -113,6 +113,44 @@ import * as $rt from "./runtime/protocol/json.js";
 export type { ValidationError, ValidationResult, ValidateOptions } from "./runtime/protocol/json.js";
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
+const $EXPECTED1 = $rt.wordsFor('one of "cancelled" | "completed" | "failed" | "input_required" | "working"');
+const $EXPECTED2 = $rt.wordsFor('"2.0"');
+const $EXPECTED3 = $rt.wordsFor('"tasks/get"');
+const $EXPECTED4 = $rt.wordsFor('"tasks/result"');
+const $EXPECTED5 = $rt.wordsFor('"tasks/cancel"');
+const $EXPECTED6 = $rt.wordsFor('"tasks/list"');
+const $EXPECTED7 = $rt.wordsFor('"notifications/tasks/status"');
+const $EXPECTED8 = $rt.wordsFor('one of "forbidden" | "optional" | "required"');
+const $EXPECTED9 = $rt.wordsFor('"tools/call"');
+const $EXPECTED10 = $rt.wordsFor('"resources/read"');
+const $EXPECTED11 = $rt.wordsFor('"prompts/get"');
+const $EXPECTED12 = $rt.wordsFor('"tools/list"');
+const $EXPECTED13 = $rt.wordsFor('"sampling/createMessage"');
+const $EXPECTED14 = $rt.wordsFor('"elicitation/create"');
+const $EXPECTED15 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $EXPECTED16 = $rt.wordsFor('"notifications/tools/list_changed"');
+const $EXPECTED17 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
+const $EXPECTED18 = $rt.wordsFor('"text"');
+const $EXPECTED19 = $rt.wordsFor('one of "assistant" | "user"');
+const $EXPECTED20 = $rt.wordsFor('"image"');
+const $EXPECTED21 = $rt.wordsFor('"audio"');
+const $EXPECTED22 = $rt.wordsFor('"resource_link"');
+const $EXPECTED23 = $rt.wordsFor('one of "dark" | "light"');
+const $EXPECTED24 = $rt.wordsFor('"resource"');
+const $EXPECTED25 = $rt.wordsFor('"object"');
+const $EXPECTED26 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $EXPECTED27 = $rt.wordsFor('"tool_use"');
+const $EXPECTED28 = $rt.wordsFor('"tool_result"');
+const $EXPECTED29 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED30 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $EXPECTED31 = $rt.wordsFor('"url"');
+const $EXPECTED32 = $rt.wordsFor('"form"');
+const $EXPECTED33 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
+const $EXPECTED34 = $rt.wordsFor('"string"');
+const $EXPECTED35 = $rt.wordsFor('one of "integer" | "number"');
+const $EXPECTED36 = $rt.wordsFor('"boolean"');
+const $EXPECTED37 = $rt.wordsFor('"array"');
+
 /** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
   try {
@@ -139,14 +177,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): 
     value === "input_required" ||
     value === "working"
   ))
-    $rt.unexpected(
-      errors,
-      path,
-      "enum",
-      'one of "cancelled" | "completed" | "failed" | "input_required" | "working"',
-      value,
-      at + "/enum",
-    );
+    $rt.unexpected(errors, path, "enum", $EXPECTED1, value, at + "/enum");
 }
 /** The value as `TaskStatus`, or its errors. */
 export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
@@ -423,11 +454,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/get"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED3, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkGetTaskRequestParams(value4, path + "/params", errors);
@@ -549,11 +580,11 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.E
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/result")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/result"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED4, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
@@ -663,11 +694,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/cancel")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/cancel"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED5, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCancelTaskRequestParams(value4, path + "/params", errors);
@@ -789,11 +820,11 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tasks/list")
-    $rt.unexpected(errors, path + "/method", "const", '"tasks/list"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED6, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
@@ -927,18 +958,11 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value2 !== "notifications/tasks/status")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"notifications/tasks/status"',
-      value2,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED7, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkTaskStatusNotificationParams(value3, path + "/params", errors);
@@ -1317,7 +1341,7 @@ function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
 function $checkToolTaskSupport(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
-    $rt.unexpected(errors, path, "enum", 'one of "forbidden" | "optional" | "required"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED8, value, at + "/enum");
 }
 /** The value as `ToolTaskSupport`, or its errors. */
 export function validateToolTaskSupport(
@@ -1359,11 +1383,11 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tools/call")
-    $rt.unexpected(errors, path + "/method", "const", '"tools/call"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED9, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCallToolRequestParams(value4, path + "/params", errors);
@@ -1466,11 +1490,11 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "resources/read")
-    $rt.unexpected(errors, path + "/method", "const", '"resources/read"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkReadResourceRequestParams(value4, path + "/params", errors);
@@ -1565,11 +1589,11 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "prompts/get")
-    $rt.unexpected(errors, path + "/method", "const", '"prompts/get"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkGetPromptRequestParams(value4, path + "/params", errors);
@@ -1664,11 +1688,11 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "tools/list")
-    $rt.unexpected(errors, path + "/method", "const", '"tools/list"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED12, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
@@ -1762,18 +1786,11 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "sampling/createMessage")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"sampling/createMessage"',
-      value3,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED13, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkCreateMessageRequestParams(value4, path + "/params", errors);
@@ -1895,11 +1912,11 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
   if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value3 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", '"elicitation/create"', value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED14, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
   $checkElicitRequestParams(value4, path + "/params", errors);
@@ -1943,14 +1960,7 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
   else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-    $rt.unexpected(
-      errors,
-      path + "/action",
-      "enum",
-      'one of "accept" | "cancel" | "decline"',
-      value2,
-      at + "/properties/action/enum",
-    );
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED15, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
     if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
@@ -2038,18 +2048,11 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", '"2.0"', value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
   if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
   else if (value2 !== "notifications/tools/list_changed")
-    $rt.unexpected(
-      errors,
-      path + "/method",
-      "const",
-      '"notifications/tools/list_changed"',
-      value2,
-      at + "/properties/method/const",
-    );
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
@@ -2333,15 +2336,7 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/type",
-          "discriminator",
-          'one of "text" | "image" | "audio" | "resource_link" | "resource"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED17, tag1, at + "/anyOf");
   }
 }
 /** The value as `ContentBlock`, or its errors. */
@@ -2390,7 +2385,7 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "text")
-    $rt.unexpected(errors, path + "/type", "const", '"text"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED18, value4, at + "/properties/type/const");
 }
 /** The value as `TextContent`, or its errors. */
 export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
@@ -2472,7 +2467,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", 'one of "assistant" | "user"', value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED19, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -2523,7 +2518,7 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "image")
-    $rt.unexpected(errors, path + "/type", "const", '"image"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value5, at + "/properties/type/const");
 }
 /** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
@@ -2577,7 +2572,7 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "audio")
-    $rt.unexpected(errors, path + "/type", "const", '"audio"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED21, value5, at + "/properties/type/const");
 }
 /** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
@@ -2666,7 +2661,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
   const value11 = value.type;
   if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
   else if (value11 !== "resource_link")
-    $rt.unexpected(errors, path + "/type", "const", '"resource_link"', value11, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED22, value11, at + "/properties/type/const");
   const value12 = value.uri;
   if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
   if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
@@ -2727,7 +2722,7 @@ function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
-      $rt.unexpected(errors, path + "/theme", "enum", 'one of "dark" | "light"', value6, at + "/properties/theme/enum");
+      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED23, value6, at + "/properties/theme/enum");
   }
 }
 /** The value as `Icon`, or its errors. */
@@ -2780,7 +2775,7 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "resource")
-    $rt.unexpected(errors, path + "/type", "const", '"resource"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED24, value4, at + "/properties/type/const");
 }
 /** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
@@ -3158,7 +3153,7 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -3231,7 +3226,7 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorS
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
 }
 /** The value as `ToolOutputSchema`, or its errors. */
 export function validateToolOutputSchema(
@@ -3325,14 +3320,7 @@ function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorSink
   const value1 = value.taskSupport;
   if (value1 !== undefined) {
     if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
-      $rt.unexpected(
-        errors,
-        path + "/taskSupport",
-        "enum",
-        'one of "forbidden" | "optional" | "required"',
-        value1,
-        at + "/properties/taskSupport/enum",
-      );
+      $rt.unexpected(errors, path + "/taskSupport", "enum", $EXPECTED8, value1, at + "/properties/taskSupport/enum");
   }
 }
 /** The value as `ToolExecution`, or its errors. */
@@ -3394,7 +3382,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        'one of "allServers" | "none" | "thisServer"',
+        $EXPECTED26,
         value2,
         at + "/properties/includeContext/enum",
       );
@@ -3575,7 +3563,7 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
   const value5 = value.type;
   if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value5 !== "tool_use")
-    $rt.unexpected(errors, path + "/type", "const", '"tool_use"', value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED27, value5, at + "/properties/type/const");
 }
 /** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
@@ -3645,7 +3633,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "tool_result")
-    $rt.unexpected(errors, path + "/type", "const", '"tool_result"', value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value8, at + "/properties/type/const");
 }
 /** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
@@ -3713,15 +3701,7 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else
-        $rt.unexpected(
-          errors,
-          path + "/type",
-          "discriminator",
-          'one of "text" | "image" | "audio" | "tool_use" | "tool_result"',
-          tag1,
-          at + "/anyOf",
-        );
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED29, tag1, at + "/anyOf");
   }
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
@@ -3890,14 +3870,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(
-        errors,
-        path + "/mode",
-        "enum",
-        'one of "auto" | "none" | "required"',
-        value1,
-        at + "/properties/mode/enum",
-      );
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED30, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -3976,7 +3949,7 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const value4 = value.mode;
   if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
   else if (value4 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", '"url"', value4, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED31, value4, at + "/properties/mode/const");
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
@@ -4028,7 +4001,7 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", '"form"', value3, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED32, value3, at + "/properties/mode/const");
   }
   const value4 = value.requestedSchema;
   if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
@@ -4102,7 +4075,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
   const value8 = value.type;
   if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", '"object"', value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
 }
 /** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
@@ -4203,14 +4176,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-      $rt.unexpected(
-        errors,
-        path + "/format",
-        "enum",
-        'one of "date" | "date-time" | "email" | "uri"',
-        value3,
-        at + "/properties/format/enum",
-      );
+      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED33, value3, at + "/properties/format/enum");
   }
   const value4 = value.maxLength;
   if (value4 !== undefined) {
@@ -4229,7 +4195,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
 }
 /** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
@@ -4296,7 +4262,7 @@ function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value6 = value.type;
   if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (!(value6 === "integer" || value6 === "number"))
-    $rt.unexpected(errors, path + "/type", "enum", 'one of "integer" | "number"', value6, at + "/properties/type/enum");
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED35, value6, at + "/properties/type/enum");
 }
 /** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
@@ -4348,7 +4314,7 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "boolean")
-    $rt.unexpected(errors, path + "/type", "const", '"boolean"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value4, at + "/properties/type/const");
 }
 /** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
@@ -4413,7 +4379,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
 }
 /** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
@@ -4477,7 +4443,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
   const value7 = value.type;
   if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
 }
 /** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
@@ -4593,7 +4559,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED37, value9, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
@@ -4639,7 +4605,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
   const value4 = value.type;
   if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value4 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value4, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
@@ -4718,7 +4684,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   const value9 = value.type;
   if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", '"array"', value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED37, value9, at + "/properties/type/const");
 }
 /** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
@@ -4872,7 +4838,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
   const value10 = value.type;
   if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
   if (value10 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", '"string"', value10, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value10, at + "/properties/type/const");
 }
 /** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(

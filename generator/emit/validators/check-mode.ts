@@ -61,7 +61,7 @@ import {
   type Stmt,
 } from "./codegen/nodes.js";
 import { guardName, typeGuard } from "./json-types.js";
-import { propertyAccess, type ModuleScope } from "./scope.js";
+import { propertyAccess, RUNTIME_NAMESPACE, type ModuleScope } from "./scope.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT } from "./size.js";
 import { knownKeyTest, VALUE, type GuardEmitter } from "./guard-mode.js";
 import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
@@ -164,8 +164,14 @@ export class CheckEmitter {
     return exprStmt(call(this.scope.runtime("wrongType"), ERRORS, path, str(expected), v, schemaPath));
   }
 
+  /**
+   * A `const`, `enum` or tag mismatch. Its expected text's message parts are a module constant
+   * (`$EXPECTED…`, made once when the module loads), not looked up by the text on each error.
+   */
   private unexpected(path: Expr, keyword: string, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
-    return exprStmt(call(this.scope.runtime("unexpected"), ERRORS, path, str(keyword), str(expected), v, this.schemaPath(node, schemaKeyword)));
+    const wordsFor = `${RUNTIME_NAMESPACE}.wordsFor`;
+    const words = this.scope.constant("EXPECTED", `${wordsFor}(${JSON.stringify(expected)})`, [wordsFor]);
+    return exprStmt(call(this.scope.runtime("unexpected"), ERRORS, path, str(keyword), words, v, this.schemaPath(node, schemaKeyword)));
   }
 
   private missing(path: Expr, name: string, node: Node): Stmt {

@@ -573,16 +573,19 @@ function notPlain(value: object): string {
   return tag !== "Object" ? `${article} ${name}` : `an instance of ${name}`;
 }
 
-/** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */
+/**
+ * Reports a value that is not what a keyword expects (`const`, `enum`, a union's tag): `expected`
+ * is the words of what it expects, made once (`wordsFor`, a constant of the generated module).
+ */
 export function unexpected(
   errors: ErrorSink,
   path: string,
   keyword: string,
-  expected: string,
+  expected: ExpectedWords,
   value: unknown,
   schemaPath: string,
 ): void {
-  if (!errors.full) errors.addUnexpected(path, keyword, wordsFor(expected), value, schemaPath);
+  errors.addUnexpected(path, keyword, expected, value, schemaPath);
 }
 
 /** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: dd59fabd72af3065c56bc85fff7614a72e7602d6dc706e32102ba0ad32aef764 66c79d0d5116a4b65d4391b780901301cedfc87cba137b413c12eba8888e0d8a
+// Fingerprint: d0a5333c670d8d07a22739048c65e013c1f0e541500cbeef1ee43ddeaa470168 851f89a3423be759a5aae6f8e474f0b555f615283e28b1f6484c502a468babb3
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -580,16 +580,19 @@ function notPlain(value: object): string {
   return tag !== "Object" ? `${article} ${name}` : `an instance of ${name}`;
 }
 
-/** Reports a value that is not what a keyword expects (`type`, `const`, `enum`, ...). */
+/**
+ * Reports a value that is not what a keyword expects (`const`, `enum`, a union's tag): `expected`
+ * is the words of what it expects, made once (`wordsFor`, a constant of the generated module).
+ */
 export function unexpected(
   errors: ErrorSink,
   path: string,
   keyword: string,
-  expected: string,
+  expected: ExpectedWords,
   value: unknown,
   schemaPath: string,
 ): void {
-  if (!errors.full) errors.addUnexpected(path, keyword, wordsFor(expected), value, schemaPath);
+  errors.addUnexpected(path, keyword, expected, value, schemaPath);
 }
 
 /** Reports a value of another JSON type than the schema's (`type`): `unexpected` with that keyword, written shorter. */
