@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 7bdb05b528fcab8c98ecab0e9cb2365b1c739f513e5adc59487ca85c4cf7173a 08801341dd4d721ef1c0b85a3362d4e32f7f0c72c11d70127bac642446382aa0
+// Fingerprint: 2896b6a4b88452f3f05ba0cfac96c02ed208e0384a83a4682537a84db992c28b c35e4c83e0dd4c1c9af0e899b394efb3be026215f58cda26c3d8726ae9a4d005
 
 import type {
   McpElicitationArrayType,
@@ -47,16 +47,31 @@ export type { ValidationError, ValidationResult, ValidateOptions } from "./runti
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $EXPECTED1 = $rt.wordsFor('"array"');
-const $EXPECTED2 = $rt.wordsFor('"boolean"');
-const $EXPECTED3 = $rt.wordsFor('one of "number" | "integer"');
-const $EXPECTED4 = $rt.wordsFor('"object"');
-const $EXPECTED5 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
-const $EXPECTED6 = $rt.wordsFor('"string"');
-const $EXPECTED7 = $rt.wordsFor('one of "form" | "openai/form" | "openaiForm" | "url"');
-const $EXPECTED8 = $rt.wordsFor('"form"');
-const $EXPECTED9 = $rt.wordsFor('"openai/form"');
-const $EXPECTED10 = $rt.wordsFor('"openaiForm"');
-const $EXPECTED11 = $rt.wordsFor('"url"');
+const $REQUIRED2 = $rt.missingWordsFor("type");
+const $EXPECTED3 = $rt.wordsFor('"boolean"');
+const $REQUIRED4 = $rt.missingWordsFor("const");
+const $REQUIRED5 = $rt.missingWordsFor("title");
+const $REQUIRED6 = $rt.missingWordsFor("enum");
+const $EXPECTED7 = $rt.wordsFor('one of "number" | "integer"');
+const $EXPECTED8 = $rt.wordsFor('"object"');
+const $REQUIRED9 = $rt.missingWordsFor("properties");
+const $EXPECTED10 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
+const $EXPECTED11 = $rt.wordsFor('"string"');
+const $REQUIRED12 = $rt.missingWordsFor("anyOf");
+const $REQUIRED13 = $rt.missingWordsFor("items");
+const $REQUIRED14 = $rt.missingWordsFor("oneOf");
+const $REQUIRED15 = $rt.missingWordsFor("serverName");
+const $REQUIRED16 = $rt.missingWordsFor("threadId");
+const $REQUIRED17 = $rt.missingWordsFor("mode");
+const $EXPECTED18 = $rt.wordsFor('one of "form" | "openai/form" | "openaiForm" | "url"');
+const $REQUIRED19 = $rt.missingWordsFor("message");
+const $EXPECTED20 = $rt.wordsFor('"form"');
+const $REQUIRED21 = $rt.missingWordsFor("requestedSchema");
+const $EXPECTED22 = $rt.wordsFor('"openai/form"');
+const $EXPECTED23 = $rt.wordsFor('"openaiForm"');
+const $REQUIRED24 = $rt.missingWordsFor("elicitationId");
+const $EXPECTED25 = $rt.wordsFor('"url"');
+const $REQUIRED26 = $rt.missingWordsFor("url");
 
 /** Whether a value is a valid `McpElicitationArrayType`. */
 export function isMcpElicitationArrayType(value: unknown): value is McpElicitationArrayType {
@@ -139,7 +154,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -178,7 +193,7 @@ function $testMcpElicitationBooleanType(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED2, value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED3, value, at + "/enum");
 }
 /** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
@@ -215,10 +230,10 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
   for (const key3 in value) {
     if (errors.full) break;
@@ -338,7 +353,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -376,7 +391,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
   const value10 = value.type;
-  if (value10 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value10 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationStringType(value10, path + "/type", errors);
   for (const key11 in value) {
     if (errors.full) break;
@@ -532,7 +547,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
   const value6 = value.type;
-  if (value6 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationNumberType(value6, path + "/type", errors);
   for (const key7 in value) {
     if (errors.full) break;
@@ -579,7 +594,7 @@ function $testMcpElicitationNumberType(value: unknown): value is McpElicitationN
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED3, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED7, value, at + "/enum");
 }
 /** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
@@ -606,7 +621,7 @@ function $testMcpElicitationObjectType(value: unknown): value is McpElicitationO
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED4, value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED8, value, at + "/enum");
 }
 /** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
@@ -694,7 +709,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     }
   }
   const value2 = value.properties;
-  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (!$rt.isJsonObject(value2))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
@@ -722,7 +737,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationObjectType(value8, path + "/type", errors);
   for (const key9 in value) {
     if (errors.full) break;
@@ -795,7 +810,7 @@ function $testMcpElicitationStringFormat(value: unknown): value is McpElicitatio
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED5, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED10, value, at + "/enum");
 }
 /** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
@@ -918,7 +933,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -965,7 +980,7 @@ function $testMcpElicitationStringType(value: unknown): value is McpElicitationS
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED6, value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED11, value, at + "/enum");
 }
 /** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
@@ -1000,7 +1015,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
-  if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -1114,7 +1129,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     }
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
   else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -1150,7 +1165,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     }
   }
   const value9 = value.type;
-  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
@@ -1242,7 +1257,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     }
   }
   const value3 = value.oneOf;
-  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED14, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -1261,7 +1276,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -1315,7 +1330,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
-  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -1326,7 +1341,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationStringType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -1433,7 +1448,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     }
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
   else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -1469,7 +1484,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     }
   }
   const value9 = value.type;
-  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
@@ -1561,7 +1576,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     }
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -1581,7 +1596,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -1634,11 +1649,11 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.serverName;
-  if (value1 === undefined) $rt.missing(errors, path, "serverName", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED15, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/serverName", value1, at + "/properties/serverName/type");
   const value2 = value.threadId;
-  if (value2 === undefined) $rt.missing(errors, path, "threadId", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED16, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/threadId", value2, at + "/properties/threadId/type");
   const value3 = value.turnId;
@@ -1666,8 +1681,8 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
       $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
       break;
     default:
-      if (tag4 === undefined) $rt.missing(errors, path, "mode", at + "/oneOf");
-      else $rt.unexpected(errors, path + "/mode", "discriminator", $EXPECTED7, tag4, at + "/oneOf");
+      if (tag4 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/oneOf");
+      else $rt.unexpected(errors, path + "/mode", "discriminator", $EXPECTED18, tag4, at + "/oneOf");
   }
 }
 /** The value as `McpServerElicitationRequestParams`, or its errors. */
@@ -1705,15 +1720,15 @@ function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: strin
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
-  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
-  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (value2 !== "form")
-    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED8, value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED20, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
-  if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED21, at + "/required");
   $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
 }
 /** The value as `McpServerElicitationRequestParamsForm`, or its errors. */
@@ -1757,15 +1772,15 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
-  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
-  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (value2 !== "openai/form")
-    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED9, value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED22, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
-  if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
 }
 /** The value as `McpServerElicitationRequestParamsOpenaiSlashForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsOpenaiSlashForm(
@@ -1809,15 +1824,15 @@ function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path:
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
-  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
-  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (value2 !== "openaiForm")
-    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED10, value2, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED23, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
-  if (value3 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
 }
 /** The value as `McpServerElicitationRequestParamsOpenaiForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsOpenaiForm(
@@ -1859,19 +1874,19 @@ function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitationId;
-  if (value1 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED24, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/elicitationId", value1, at + "/properties/elicitationId/type");
   const value2 = value.message;
-  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
-  if (value3 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (value3 !== "url")
-    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED11, value3, at + "/properties/mode/enum");
+    $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED25, value3, at + "/properties/mode/enum");
   const value4 = value.url;
-  if (value4 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED26, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/url", value4, at + "/properties/url/type");
 }
 /** The value as `McpServerElicitationRequestParamsUrl`, or its errors. */

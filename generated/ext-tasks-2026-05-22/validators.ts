@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1e65d8f81cd549792eacd52220d2af0b92fa30cb26e5621fbb768f5359764d76 e80470aed6818cb2b443b40f2c1ab1bfb0d2216670b517635ea113f07df7c43f
+// Fingerprint: 9fd56fa510021553cc5fa22e7dcd9605f3c26636a3944a88468f0fae3cc58c39 ec66081a5461017f6caa4942cb185ce3312196c2da2ce681c9880cb378447c49
 
 import type {
   CancelTaskRequest,
@@ -96,33 +96,69 @@ export type { ValidationError, ValidationResult, ValidateOptions } from "./runti
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $EXPECTED1 = $rt.wordsFor('"2.0"');
-const $EXPECTED2 = $rt.wordsFor('"tasks/cancel"');
-const $EXPECTED3 = $rt.wordsFor('"cancelled"');
-const $EXPECTED4 = $rt.wordsFor('"completed"');
-const $EXPECTED5 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
-const $EXPECTED6 = $rt.wordsFor('"failed"');
-const $EXPECTED7 = $rt.wordsFor('"tasks/get"');
-const $EXPECTED8 = $rt.wordsFor('one of "elicitation/create" | "sampling/createMessage" | "roots/list"');
-const $EXPECTED9 = $rt.wordsFor('"input_required"');
-const $EXPECTED10 = $rt.wordsFor('"notifications/tasks"');
-const $EXPECTED11 = $rt.wordsFor('"tasks/update"');
-const $EXPECTED12 = $rt.wordsFor('"working"');
-const $EXPECTED13 = $rt.wordsFor('"elicitation/create"');
-const $EXPECTED14 = $rt.wordsFor('"url"');
-const $EXPECTED15 = $rt.wordsFor('"form"');
-const $EXPECTED16 = $rt.wordsFor('"string"');
-const $EXPECTED17 = $rt.wordsFor('"array"');
-const $EXPECTED18 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
-const $EXPECTED19 = $rt.wordsFor('one of "number" | "integer"');
-const $EXPECTED20 = $rt.wordsFor('"boolean"');
-const $EXPECTED21 = $rt.wordsFor('"object"');
-const $EXPECTED22 = $rt.wordsFor('"sampling/createMessage"');
-const $EXPECTED23 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
-const $EXPECTED24 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
-const $EXPECTED25 = $rt.wordsFor('one of "assistant" | "user"');
-const $EXPECTED26 = $rt.wordsFor('one of "auto" | "none" | "required"');
-const $EXPECTED27 = $rt.wordsFor('"roots/list"');
-const $EXPECTED28 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $REQUIRED2 = $rt.missingWordsFor("jsonrpc");
+const $REQUIRED3 = $rt.missingWordsFor("id");
+const $EXPECTED4 = $rt.wordsFor('"tasks/cancel"');
+const $REQUIRED5 = $rt.missingWordsFor("method");
+const $REQUIRED6 = $rt.missingWordsFor("params");
+const $REQUIRED7 = $rt.missingWordsFor("taskId");
+const $EXPECTED8 = $rt.wordsFor('"cancelled"');
+const $REQUIRED9 = $rt.missingWordsFor("status");
+const $REQUIRED10 = $rt.missingWordsFor("createdAt");
+const $REQUIRED11 = $rt.missingWordsFor("lastUpdatedAt");
+const $REQUIRED12 = $rt.missingWordsFor("ttlMs");
+const $EXPECTED13 = $rt.wordsFor('"completed"');
+const $REQUIRED14 = $rt.missingWordsFor("result");
+const $EXPECTED15 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
+const $EXPECTED16 = $rt.wordsFor('"failed"');
+const $REQUIRED17 = $rt.missingWordsFor("error");
+const $EXPECTED18 = $rt.wordsFor('"tasks/get"');
+const $EXPECTED19 = $rt.wordsFor('one of "elicitation/create" | "sampling/createMessage" | "roots/list"');
+const $EXPECTED20 = $rt.wordsFor('"input_required"');
+const $REQUIRED21 = $rt.missingWordsFor("inputRequests");
+const $EXPECTED22 = $rt.wordsFor('"notifications/tasks"');
+const $EXPECTED23 = $rt.wordsFor('"tasks/update"');
+const $REQUIRED24 = $rt.missingWordsFor("inputResponses");
+const $EXPECTED25 = $rt.wordsFor('"working"');
+const $EXPECTED26 = $rt.wordsFor('"elicitation/create"');
+const $REQUIRED27 = $rt.missingWordsFor("elicitationId");
+const $REQUIRED28 = $rt.missingWordsFor("message");
+const $EXPECTED29 = $rt.wordsFor('"url"');
+const $REQUIRED30 = $rt.missingWordsFor("mode");
+const $REQUIRED31 = $rt.missingWordsFor("url");
+const $EXPECTED32 = $rt.wordsFor('"form"');
+const $REQUIRED33 = $rt.missingWordsFor("requestedSchema");
+const $REQUIRED34 = $rt.missingWordsFor("properties");
+const $REQUIRED35 = $rt.missingWordsFor("type");
+const $REQUIRED36 = $rt.missingWordsFor("enum");
+const $EXPECTED37 = $rt.wordsFor('"string"');
+const $REQUIRED38 = $rt.missingWordsFor("oneOf");
+const $REQUIRED39 = $rt.missingWordsFor("const");
+const $REQUIRED40 = $rt.missingWordsFor("title");
+const $REQUIRED41 = $rt.missingWordsFor("items");
+const $EXPECTED42 = $rt.wordsFor('"array"');
+const $REQUIRED43 = $rt.missingWordsFor("anyOf");
+const $EXPECTED44 = $rt.wordsFor('one of "email" | "uri" | "date" | "date-time"');
+const $EXPECTED45 = $rt.wordsFor('one of "number" | "integer"');
+const $EXPECTED46 = $rt.wordsFor('"boolean"');
+const $EXPECTED47 = $rt.wordsFor('"object"');
+const $EXPECTED48 = $rt.wordsFor('"sampling/createMessage"');
+const $EXPECTED49 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $REQUIRED50 = $rt.missingWordsFor("maxTokens");
+const $REQUIRED51 = $rt.missingWordsFor("messages");
+const $REQUIRED52 = $rt.missingWordsFor("content");
+const $REQUIRED53 = $rt.missingWordsFor("role");
+const $EXPECTED54 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED55 = $rt.wordsFor('one of "assistant" | "user"');
+const $EXPECTED56 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $REQUIRED57 = $rt.missingWordsFor("name");
+const $REQUIRED58 = $rt.missingWordsFor("inputSchema");
+const $EXPECTED59 = $rt.wordsFor('"roots/list"');
+const $EXPECTED60 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $REQUIRED61 = $rt.missingWordsFor("action");
+const $REQUIRED62 = $rt.missingWordsFor("model");
+const $REQUIRED63 = $rt.missingWordsFor("roots");
+const $REQUIRED64 = $rt.missingWordsFor("uri");
 
 /** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
@@ -158,11 +194,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
     $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
-  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if (!$isString(value2)) {
       if ($isAnyNumber(value2)) {
@@ -192,11 +228,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
     }
   }
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value3 !== "tasks/cancel")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED2, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED4, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else $checkCancelTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -243,7 +279,7 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
@@ -400,7 +436,7 @@ function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.E
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
@@ -468,27 +504,27 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (value2 !== "cancelled")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED3, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED8, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -578,27 +614,27 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (value2 !== "completed")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED4, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED13, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -612,7 +648,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
       $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.result;
-  if (value8 === undefined) $rt.missing(errors, path, "result", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED14, at + "/required");
   else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
   for (const key9 in value) {
     if (errors.full) break;
@@ -759,8 +795,8 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkCancelledTask(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED5, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED15, tag1, at + "/anyOf");
   }
 }
 /** The value as `DetailedTask`, or its errors. */
@@ -820,27 +856,27 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (value2 !== "failed")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED6, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED16, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -854,7 +890,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
       $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.error;
-  if (value8 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/error", value8, at + "/properties/error/type");
   for (const key9 in value) {
     if (errors.full) break;
@@ -920,11 +956,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
     $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
-  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if (!$isString(value2)) {
       if ($isAnyNumber(value2)) {
@@ -954,11 +990,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
     }
   }
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value3 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED7, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else $checkGetTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -1005,7 +1041,7 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   for (const key2 in value) {
     if (errors.full) break;
@@ -1105,8 +1141,8 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkListRootsRequest(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED8, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED19, tag1, at + "/anyOf");
   }
 }
 /** The value as `InputRequest`, or its errors. */
@@ -1203,27 +1239,27 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (value2 !== "input_required")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED9, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED20, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -1237,7 +1273,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
       $rt.notNumber(errors, path + "/pollIntervalMs", value7, at + "/properties/pollIntervalMs/type");
   }
   const value8 = value.inputRequests;
-  if (value8 === undefined) $rt.missing(errors, path, "inputRequests", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else $checkInputRequests(value8, path + "/inputRequests", errors);
   for (const key9 in value) {
     if (errors.full) break;
@@ -1379,10 +1415,10 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
@@ -1390,15 +1426,15 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -1501,15 +1537,15 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
     $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value2 !== "notifications/tasks")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value2, at + "/properties/method/const");
   const value3 = value.params;
-  if (value3 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
   for (const key4 in value) {
     if (errors.full) break;
@@ -1561,7 +1597,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): 
     value === "failed" ||
     value === "cancelled"
   ))
-    $rt.unexpected(errors, path, "enum", $EXPECTED5, value, at + "/anyOf");
+    $rt.unexpected(errors, path, "enum", $EXPECTED15, value, at + "/anyOf");
 }
 /** The value as `TaskStatus`, or its errors. */
 export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
@@ -1765,11 +1801,11 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
     $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED1, value1, at + "/properties/jsonrpc/const");
   const value2 = value.id;
-  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
     if (!$isString(value2)) {
       if ($isAnyNumber(value2)) {
@@ -1799,11 +1835,11 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
     }
   }
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value3 !== "tasks/update")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED23, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -1852,10 +1888,10 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
-  if (value2 === undefined) $rt.missing(errors, path, "inputResponses", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED24, at + "/required");
   else $checkInputResponses(value2, path + "/inputResponses", errors);
   for (const key3 in value) {
     if (errors.full) break;
@@ -1954,27 +1990,27 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (value2 !== "working")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED12, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED25, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isFinite(value6)))
@@ -2035,11 +2071,11 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED13, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED26, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   $checkElicitRequestParams(value2, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
@@ -2111,21 +2147,21 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.elicitationId;
-  if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED27, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/elicitationId", value2, at + "/properties/elicitationId/type");
   const value3 = value.message;
-  if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/required");
   else if (typeof value3 !== "string")
     $rt.notString(errors, path + "/message", value3, at + "/properties/message/type");
   const value4 = value.mode;
-  if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED30, at + "/required");
   else if (value4 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED14, value4, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED29, value4, at + "/properties/mode/const");
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
-  if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED31, at + "/required");
   if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
@@ -2246,16 +2282,16 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.message;
-  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED15, value3, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED32, value3, at + "/properties/mode/const");
   }
   const value4 = value.requestedSchema;
-  if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED33, at + "/required");
   else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
@@ -2308,7 +2344,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     }
   }
   const value2 = value.properties;
-  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED34, at + "/required");
   else if (!$rt.isJsonObject(value2))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
@@ -2336,7 +2372,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationObjectType(value8, path + "/type", errors);
   for (const key9 in value) {
     if (errors.full) break;
@@ -2522,7 +2558,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     }
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -2542,7 +2578,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -2586,7 +2622,7 @@ function $testMcpElicitationStringType(value: unknown): value is McpElicitationS
 }
 function $checkMcpElicitationStringType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringType";
-  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED16, value, at + "/enum");
+  if (value !== "string") $rt.unexpected(errors, path, "enum", $EXPECTED37, value, at + "/enum");
 }
 /** The value as `McpElicitationStringType`, or its errors. */
 export function validateMcpElicitationStringType(
@@ -2653,7 +2689,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     }
   }
   const value3 = value.oneOf;
-  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -2672,7 +2708,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -2726,10 +2762,10 @@ function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED39, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED40, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
   for (const key3 in value) {
     if (errors.full) break;
@@ -2869,7 +2905,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     }
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -2905,7 +2941,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
     }
   }
   const value9 = value.type;
-  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
@@ -2967,7 +3003,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
-  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -2978,7 +3014,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationStringType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -3017,7 +3053,7 @@ function $testMcpElicitationArrayType(value: unknown): value is McpElicitationAr
 }
 function $checkMcpElicitationArrayType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationArrayType";
-  if (value !== "array") $rt.unexpected(errors, path, "enum", $EXPECTED17, value, at + "/enum");
+  if (value !== "array") $rt.unexpected(errors, path, "enum", $EXPECTED42, value, at + "/enum");
 }
 /** The value as `McpElicitationArrayType`, or its errors. */
 export function validateMcpElicitationArrayType(
@@ -3112,7 +3148,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     }
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -3148,7 +3184,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
     }
   }
   const value9 = value.type;
-  if (value9 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
@@ -3208,7 +3244,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
-  if (value1 === undefined) $rt.missing(errors, path, "anyOf", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED43, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -3299,7 +3335,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -3337,7 +3373,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
     }
   }
   const value10 = value.type;
-  if (value10 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value10 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationStringType(value10, path + "/type", errors);
   for (const key11 in value) {
     if (errors.full) break;
@@ -3479,7 +3515,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
     }
   }
   const value7 = value.type;
-  if (value7 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
@@ -3527,7 +3563,7 @@ function $testMcpElicitationStringFormat(value: unknown): value is McpElicitatio
 function $checkMcpElicitationStringFormat(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringFormat";
   if (!(value === "email" || value === "uri" || value === "date" || value === "date-time"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED18, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED44, value, at + "/enum");
 }
 /** The value as `McpElicitationStringFormat`, or its errors. */
 export function validateMcpElicitationStringFormat(
@@ -3631,7 +3667,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
     }
   }
   const value6 = value.type;
-  if (value6 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationNumberType(value6, path + "/type", errors);
   for (const key7 in value) {
     if (errors.full) break;
@@ -3678,7 +3714,7 @@ function $testMcpElicitationNumberType(value: unknown): value is McpElicitationN
 function $checkMcpElicitationNumberType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberType";
   if (!(value === "number" || value === "integer"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED19, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED45, value, at + "/enum");
 }
 /** The value as `McpElicitationNumberType`, or its errors. */
 export function validateMcpElicitationNumberType(
@@ -3746,7 +3782,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
@@ -3785,7 +3821,7 @@ function $testMcpElicitationBooleanType(value: unknown): value is McpElicitation
 }
 function $checkMcpElicitationBooleanType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanType";
-  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED20, value, at + "/enum");
+  if (value !== "boolean") $rt.unexpected(errors, path, "enum", $EXPECTED46, value, at + "/enum");
 }
 /** The value as `McpElicitationBooleanType`, or its errors. */
 export function validateMcpElicitationBooleanType(
@@ -3812,7 +3848,7 @@ function $testMcpElicitationObjectType(value: unknown): value is McpElicitationO
 }
 function $checkMcpElicitationObjectType(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationObjectType";
-  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED21, value, at + "/enum");
+  if (value !== "object") $rt.unexpected(errors, path, "enum", $EXPECTED47, value, at + "/enum");
 }
 /** The value as `McpElicitationObjectType`, or its errors. */
 export function validateMcpElicitationObjectType(
@@ -3845,11 +3881,11 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "sampling/createMessage")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED48, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
@@ -3911,17 +3947,17 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        $EXPECTED23,
+        $EXPECTED49,
         value2,
         at + "/properties/includeContext/enum",
       );
   }
   const value3 = value.maxTokens;
-  if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED50, at + "/required");
   else if (!(typeof value3 === "number" && Number.isInteger(value3)))
     $rt.notInteger(errors, path + "/maxTokens", value3, at + "/properties/maxTokens/type");
   const value4 = value.messages;
-  if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED51, at + "/required");
   else if (!Array.isArray(value4)) $rt.notArray(errors, path + "/messages", value4, at + "/properties/messages/type");
   else {
     for (let i5 = 0; i5 < value4.length; i5++) {
@@ -4012,10 +4048,10 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
   else $checkSamplingContent(value2, path + "/content", errors);
   const value3 = value.role;
-  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED53, at + "/required");
   $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
@@ -4096,7 +4132,7 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.type;
-  if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED35, at + "/required");
   if (!(
     value2 === "text" ||
     value2 === "image" ||
@@ -4104,7 +4140,7 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
     value2 === "tool_use" ||
     value2 === "tool_result"
   ))
-    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED24, value2, at + "/properties/type/enum");
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED54, value2, at + "/properties/type/enum");
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
 export function validateSamplingMessageContentBlock(
@@ -4132,7 +4168,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED25, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED55, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -4297,7 +4333,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED26, value1, at + "/properties/mode/enum");
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED56, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -4328,10 +4364,10 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
-  if (value1 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   const value2 = value.inputSchema;
-  if (value2 === undefined) return $rt.missing(errors, path, "inputSchema", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED58, at + "/required");
   $checkToolInputSchema(value2, path + "/inputSchema", errors);
 }
 /** The value as `Tool`, or its errors. */
@@ -4360,9 +4396,9 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.type;
-  if (value1 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED35, at + "/required");
   if (value1 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED21, value1, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED47, value1, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -4395,9 +4431,9 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "roots/list")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED27, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED59, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
 }
@@ -4469,9 +4505,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
-  if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED28, value2, at + "/properties/action/enum");
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED60, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
     if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
@@ -4565,13 +4601,13 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
   else $checkSamplingContent(value2, path + "/content", errors);
   const value3 = value.model;
-  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
-  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED53, at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
@@ -4614,7 +4650,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSi
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.roots;
-  if (value2 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED63, at + "/required");
   if (!Array.isArray(value2)) return $rt.notArray(errors, path + "/roots", value2, at + "/properties/roots/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
@@ -4663,7 +4699,7 @@ function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/name", value2, at + "/properties/name/type");
   }
   const value3 = value.uri;
-  if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED64, at + "/required");
   if (typeof value3 !== "string") $rt.notString(errors, path + "/uri", value3, at + "/properties/uri/type");
 }
 /** The value as `Root`, or its errors. */

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 76be9550170fa8bd28b39dd6883d5c2185de3720597fb48786451c7a75e2c38b e90c3dea5baf031bc2eee5ee1e73998552dae79dc91cc886fbb4a984b7c7caaf
+// Fingerprint: 261376d892d2b139997e416ebcae597413f71218b177f0748da2ea997a3b1aec d7b7b6045b9b263b0386c915ad9aacf75911765b6c62400e69cffd569cdb3d9b
 
 import type {
   CancelTaskRequest,
@@ -148,59 +148,118 @@ export type { ValidationError, ValidationResult, ValidateOptions } from "./runti
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $EXPECTED1 = $rt.wordsFor('"tasks/cancel"');
-const $EXPECTED2 = $rt.wordsFor('"complete"');
-const $EXPECTED3 = $rt.wordsFor('"cancelled"');
-const $EXPECTED4 = $rt.wordsFor('"completed"');
-const $EXPECTED5 = $rt.wordsFor('"task"');
-const $EXPECTED6 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
-const $EXPECTED7 = $rt.wordsFor('"failed"');
-const $EXPECTED8 = $rt.wordsFor('"tasks/get"');
-const $EXPECTED9 = $rt.wordsFor('"input_required"');
-const $EXPECTED10 = $rt.wordsFor('"notifications/tasks"');
-const $EXPECTED11 = $rt.wordsFor('"tasks/update"');
-const $EXPECTED12 = $rt.wordsFor('"working"');
-const $EXPECTED13 = $rt.wordsFor('"audio"');
-const $EXPECTED14 = $rt.wordsFor('"boolean"');
-const $EXPECTED15 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
-const $EXPECTED16 = $rt.wordsFor('"sampling/createMessage"');
-const $EXPECTED17 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
-const $EXPECTED18 = $rt.wordsFor('"elicitation/create"');
-const $EXPECTED19 = $rt.wordsFor('"form"');
-const $EXPECTED20 = $rt.wordsFor('"object"');
-const $EXPECTED21 = $rt.wordsFor('"url"');
-const $EXPECTED22 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
-const $EXPECTED23 = $rt.wordsFor('"resource"');
-const $EXPECTED24 = $rt.wordsFor('one of "dark" | "light"');
-const $EXPECTED25 = $rt.wordsFor('"image"');
-const $EXPECTED26 = $rt.wordsFor('one of "sampling/createMessage" | "roots/list" | "elicitation/create"');
-const $EXPECTED27 = $rt.wordsFor('"2.0"');
-const $EXPECTED28 = $rt.wordsFor('"string"');
-const $EXPECTED29 = $rt.wordsFor('"roots/list"');
-const $EXPECTED30 = $rt.wordsFor('one of "integer" | "number"');
-const $EXPECTED31 = $rt.wordsFor('"resource_link"');
-const $EXPECTED32 = $rt.wordsFor('one of "assistant" | "user"');
-const $EXPECTED33 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
-const $EXPECTED34 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
-const $EXPECTED35 = $rt.wordsFor('"text"');
-const $EXPECTED36 = $rt.wordsFor('"array"');
-const $EXPECTED37 = $rt.wordsFor('one of "auto" | "none" | "required"');
-const $EXPECTED38 = $rt.wordsFor('"tool_result"');
-const $EXPECTED39 = $rt.wordsFor('"tool_use"');
-const $EXPECTED40 = $rt.wordsFor('"tools/call"');
-const $EXPECTED41 = $rt.wordsFor('"server/discover"');
-const $EXPECTED42 = $rt.wordsFor('one of "private" | "public"');
-const $EXPECTED43 = $rt.wordsFor('"resources/read"');
-const $EXPECTED44 = $rt.wordsFor('"subscriptions/listen"');
-const $EXPECTED45 = $rt.wordsFor('"prompts/get"');
-const $EXPECTED46 = $rt.wordsFor('"tools/list"');
-const $EXPECTED47 = $rt.wordsFor("-32021");
-const $EXPECTED48 = $rt.wordsFor('"notifications/subscriptions/acknowledged"');
-const $EXPECTED49 = $rt.wordsFor('"notifications/tools/list_changed"');
-const $EXPECTED50 = $rt.wordsFor("-32022");
-const $VALUES51 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-const $EXPECTED52 = $rt.wordsFor(
+const $REQUIRED2 = $rt.missingWordsFor("method");
+const $REQUIRED3 = $rt.missingWordsFor("params");
+const $REQUIRED4 = $rt.missingWordsFor("taskId");
+const $EXPECTED5 = $rt.wordsFor('"complete"');
+const $REQUIRED6 = $rt.missingWordsFor("resultType");
+const $EXPECTED7 = $rt.wordsFor('"cancelled"');
+const $REQUIRED8 = $rt.missingWordsFor("status");
+const $REQUIRED9 = $rt.missingWordsFor("createdAt");
+const $REQUIRED10 = $rt.missingWordsFor("lastUpdatedAt");
+const $REQUIRED11 = $rt.missingWordsFor("ttlMs");
+const $EXPECTED12 = $rt.wordsFor('"completed"');
+const $REQUIRED13 = $rt.missingWordsFor("result");
+const $EXPECTED14 = $rt.wordsFor('"task"');
+const $EXPECTED15 = $rt.wordsFor('one of "working" | "input_required" | "completed" | "failed" | "cancelled"');
+const $EXPECTED16 = $rt.wordsFor('"failed"');
+const $REQUIRED17 = $rt.missingWordsFor("error");
+const $EXPECTED18 = $rt.wordsFor('"tasks/get"');
+const $EXPECTED19 = $rt.wordsFor('"input_required"');
+const $REQUIRED20 = $rt.missingWordsFor("inputRequests");
+const $EXPECTED21 = $rt.wordsFor('"notifications/tasks"');
+const $EXPECTED22 = $rt.wordsFor('"tasks/update"');
+const $REQUIRED23 = $rt.missingWordsFor("inputResponses");
+const $EXPECTED24 = $rt.wordsFor('"working"');
+const $REQUIRED25 = $rt.missingWordsFor("data");
+const $REQUIRED26 = $rt.missingWordsFor("mimeType");
+const $EXPECTED27 = $rt.wordsFor('"audio"');
+const $REQUIRED28 = $rt.missingWordsFor("type");
+const $REQUIRED29 = $rt.missingWordsFor("blob");
+const $REQUIRED30 = $rt.missingWordsFor("uri");
+const $EXPECTED31 = $rt.wordsFor('"boolean"');
+const $EXPECTED32 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
+const $EXPECTED33 = $rt.wordsFor('"sampling/createMessage"');
+const $EXPECTED34 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $REQUIRED35 = $rt.missingWordsFor("maxTokens");
+const $REQUIRED36 = $rt.missingWordsFor("messages");
+const $REQUIRED37 = $rt.missingWordsFor("content");
+const $REQUIRED38 = $rt.missingWordsFor("model");
+const $REQUIRED39 = $rt.missingWordsFor("role");
+const $EXPECTED40 = $rt.wordsFor('"elicitation/create"');
+const $REQUIRED41 = $rt.missingWordsFor("message");
+const $EXPECTED42 = $rt.wordsFor('"form"');
+const $REQUIRED43 = $rt.missingWordsFor("requestedSchema");
+const $REQUIRED44 = $rt.missingWordsFor("properties");
+const $EXPECTED45 = $rt.wordsFor('"object"');
+const $EXPECTED46 = $rt.wordsFor('"url"');
+const $REQUIRED47 = $rt.missingWordsFor("mode");
+const $REQUIRED48 = $rt.missingWordsFor("url");
+const $EXPECTED49 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $REQUIRED50 = $rt.missingWordsFor("action");
+const $REQUIRED51 = $rt.missingWordsFor("resource");
+const $EXPECTED52 = $rt.wordsFor('"resource"');
+const $REQUIRED53 = $rt.missingWordsFor("code");
+const $REQUIRED54 = $rt.missingWordsFor("src");
+const $EXPECTED55 = $rt.wordsFor('one of "dark" | "light"');
+const $EXPECTED56 = $rt.wordsFor('"image"');
+const $REQUIRED57 = $rt.missingWordsFor("name");
+const $REQUIRED58 = $rt.missingWordsFor("version");
+const $EXPECTED59 = $rt.wordsFor('one of "sampling/createMessage" | "roots/list" | "elicitation/create"');
+const $EXPECTED60 = $rt.wordsFor('"2.0"');
+const $REQUIRED61 = $rt.missingWordsFor("jsonrpc");
+const $REQUIRED62 = $rt.missingWordsFor("id");
+const $REQUIRED63 = $rt.missingWordsFor("enum");
+const $EXPECTED64 = $rt.wordsFor('"string"');
+const $EXPECTED65 = $rt.wordsFor('"roots/list"');
+const $REQUIRED66 = $rt.missingWordsFor("roots");
+const $EXPECTED67 = $rt.wordsFor('one of "integer" | "number"');
+const $EXPECTED68 = $rt.wordsFor('"resource_link"');
+const $EXPECTED69 = $rt.wordsFor('one of "assistant" | "user"');
+const $EXPECTED70 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED71 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
+const $REQUIRED72 = $rt.missingWordsFor("text");
+const $EXPECTED73 = $rt.wordsFor('"text"');
+const $REQUIRED74 = $rt.missingWordsFor("items");
+const $EXPECTED75 = $rt.wordsFor('"array"');
+const $REQUIRED76 = $rt.missingWordsFor("anyOf");
+const $REQUIRED77 = $rt.missingWordsFor("const");
+const $REQUIRED78 = $rt.missingWordsFor("title");
+const $REQUIRED79 = $rt.missingWordsFor("oneOf");
+const $REQUIRED80 = $rt.missingWordsFor("inputSchema");
+const $EXPECTED81 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $REQUIRED82 = $rt.missingWordsFor("toolUseId");
+const $EXPECTED83 = $rt.wordsFor('"tool_result"');
+const $REQUIRED84 = $rt.missingWordsFor("input");
+const $EXPECTED85 = $rt.wordsFor('"tool_use"');
+const $EXPECTED86 = $rt.wordsFor('"tools/call"');
+const $EXPECTED87 = $rt.wordsFor('"server/discover"');
+const $EXPECTED88 = $rt.wordsFor('one of "private" | "public"');
+const $REQUIRED89 = $rt.missingWordsFor("cacheScope");
+const $REQUIRED90 = $rt.missingWordsFor("capabilities");
+const $REQUIRED91 = $rt.missingWordsFor("supportedVersions");
+const $EXPECTED92 = $rt.wordsFor('"resources/read"');
+const $REQUIRED93 = $rt.missingWordsFor("contents");
+const $EXPECTED94 = $rt.wordsFor('"subscriptions/listen"');
+const $REQUIRED95 = $rt.missingWordsFor("_meta");
+const $EXPECTED96 = $rt.wordsFor('"prompts/get"');
+const $EXPECTED97 = $rt.wordsFor('"tools/list"');
+const $REQUIRED98 = $rt.missingWordsFor("tools");
+const $EXPECTED99 = $rt.wordsFor("-32021");
+const $REQUIRED100 = $rt.missingWordsFor("requiredCapabilities");
+const $EXPECTED101 = $rt.wordsFor('"notifications/subscriptions/acknowledged"');
+const $EXPECTED102 = $rt.wordsFor('"notifications/tools/list_changed"');
+const $EXPECTED103 = $rt.wordsFor("-32022");
+const $REQUIRED104 = $rt.missingWordsFor("requested");
+const $REQUIRED105 = $rt.missingWordsFor("supported");
+const $REQUIRED106 = $rt.missingWordsFor("io.modelcontextprotocol/clientCapabilities");
+const $REQUIRED107 = $rt.missingWordsFor("io.modelcontextprotocol/protocolVersion");
+const $VALUES108 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+const $EXPECTED109 = $rt.wordsFor(
   'one of "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"',
 );
+const $REQUIRED110 = $rt.missingWordsFor("notifications");
+const $REQUIRED111 = $rt.missingWordsFor("io.modelcontextprotocol/subscriptionId");
 
 /** Whether a value is a valid `CancelTaskRequest`. */
 export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest {
@@ -227,11 +286,11 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/cancel")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED1, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
   $checkCancelTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CancelTaskRequest`, or its errors. */
@@ -263,7 +322,7 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED4, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `CancelTaskRequestParams`, or its errors. */
@@ -299,13 +358,13 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorS
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   const value1 = value.resultType;
-  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/1/required");
   if (value1 !== "complete")
     $rt.unexpected(
       errors,
       path + "/resultType",
       "const",
-      $EXPECTED2,
+      $EXPECTED5,
       value1,
       at + "/allOf/1/properties/resultType/const",
     );
@@ -364,27 +423,27 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (value2 !== "cancelled")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED3, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED7, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -493,27 +552,27 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (value2 !== "completed")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED4, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED12, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -563,7 +622,7 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
     }
   }
   const value8 = value.result;
-  if (value8 === undefined) return $rt.missing(errors, path, "result", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
 }
 /** The value as `CompletedTask`, or its errors. */
@@ -627,13 +686,13 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   $checkResult(value, path, errors);
   $checkTask(value, path, errors);
   const value1 = value.resultType;
-  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/2/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/2/required");
   if (value1 !== "task")
     $rt.unexpected(
       errors,
       path + "/resultType",
       "const",
-      $EXPECTED5,
+      $EXPECTED14,
       value1,
       at + "/allOf/2/properties/resultType/const",
     );
@@ -703,8 +762,8 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkCancelledTask(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "status", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED6, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/status", "discriminator", $EXPECTED15, tag1, at + "/anyOf");
   }
 }
 /** The value as `DetailedTask`, or its errors. */
@@ -766,27 +825,27 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (value2 !== "failed")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED7, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED16, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -836,7 +895,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
     }
   }
   const value8 = value.error;
-  if (value8 === undefined) return $rt.missing(errors, path, "error", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED17, at + "/required");
   $checkError(value8, path + "/error", errors);
 }
 /** The value as `FailedTask`, or its errors. */
@@ -873,11 +932,11 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED8, value1, at + "/allOf/1/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
   $checkGetTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `GetTaskRequest`, or its errors. */
@@ -909,7 +968,7 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED4, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskRequestParams`, or its errors. */
@@ -944,13 +1003,13 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink
   $checkResult(value, path, errors);
   $checkDetailedTask(value, path, errors);
   const value1 = value.resultType;
-  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/2/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/2/required");
   if (value1 !== "complete")
     $rt.unexpected(
       errors,
       path + "/resultType",
       "const",
-      $EXPECTED2,
+      $EXPECTED5,
       value1,
       at + "/allOf/2/properties/resultType/const",
     );
@@ -1014,27 +1073,27 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (value2 !== "input_required")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED9, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED19, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -1084,7 +1143,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
     }
   }
   const value8 = value.inputRequests;
-  if (value8 === undefined) return $rt.missing(errors, path, "inputRequests", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED20, at + "/required");
   $checkInputRequests(value8, path + "/inputRequests", errors);
 }
 /** The value as `InputRequiredTask`, or its errors. */
@@ -1141,10 +1200,10 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
@@ -1152,15 +1211,15 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -1274,11 +1333,11 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type");
   $checkJSONRPCNotification(value, path, errors);
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "notifications/tasks")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value1, at + "/allOf/1/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED21, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
   $checkTaskStatusNotificationParams(value2, path + "/params", errors);
 }
 /** The value as `TaskStatusNotification`, or its errors. */
@@ -1319,7 +1378,7 @@ function $checkTaskStatus(value: unknown, path: string, errors: $rt.ErrorSink): 
     value === "failed" ||
     value === "cancelled"
   ))
-    $rt.unexpected(errors, path, "enum", $EXPECTED6, value, at + "/anyOf");
+    $rt.unexpected(errors, path, "enum", $EXPECTED15, value, at + "/anyOf");
 }
 /** The value as `TaskStatus`, or its errors. */
 export function validateTaskStatus(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TaskStatus> {
@@ -1484,11 +1543,11 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/allOf/1/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/update")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value1, at + "/allOf/1/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/allOf/1/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
   $checkUpdateTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `UpdateTaskRequest`, or its errors. */
@@ -1522,10 +1581,10 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
-  if (value2 === undefined) return $rt.missing(errors, path, "inputResponses", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED23, at + "/required");
   $checkInputResponses(value2, path + "/inputResponses", errors);
 }
 /** The value as `UpdateTaskRequestParams`, or its errors. */
@@ -1561,13 +1620,13 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   $checkResult(value, path, errors);
   const value1 = value.resultType;
-  if (value1 === undefined) return $rt.missing(errors, path, "resultType", at + "/allOf/1/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/1/required");
   if (value1 !== "complete")
     $rt.unexpected(
       errors,
       path + "/resultType",
       "const",
-      $EXPECTED2,
+      $EXPECTED5,
       value1,
       at + "/allOf/1/properties/resultType/const",
     );
@@ -1626,27 +1685,27 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
-  if (value2 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (value2 !== "working")
-    $rt.unexpected(errors, path + "/status", "const", $EXPECTED12, value2, at + "/properties/status/const");
+    $rt.unexpected(errors, path + "/status", "const", $EXPECTED24, value2, at + "/properties/status/const");
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/statusMessage", value3, at + "/properties/statusMessage/type");
   }
   const value4 = value.createdAt;
-  if (value4 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/createdAt", value4, at + "/properties/createdAt/type");
   const value5 = value.lastUpdatedAt;
-  if (value5 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value5, at + "/properties/lastUpdatedAt/type");
   const value6 = value.ttlMs;
-  if (value6 === undefined) $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED11, at + "/required");
   else if (!($isSafeInteger(value6) || $isNull(value6))) {
     if ($isAnyNumber(value6)) {
       if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -1791,16 +1850,16 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
-  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED25, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
-  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED26, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value5 !== "audio")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED13, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED27, value5, at + "/properties/type/const");
 }
 /** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
@@ -1839,14 +1898,14 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.Er
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.blob;
-  if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED29, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/blob", value2, at + "/properties/blob/type");
   const value3 = value.mimeType;
   if (value3 !== undefined) {
     if (typeof value3 !== "string") $rt.notString(errors, path + "/mimeType", value3, at + "/properties/mimeType/type");
   }
   const value4 = value.uri;
-  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `BlobResourceContents`, or its errors. */
@@ -1897,9 +1956,9 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink
     if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value4 !== "boolean")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED14, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED31, value4, at + "/properties/type/const");
 }
 /** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
@@ -1966,8 +2025,8 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkEmbeddedResource(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED15, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED32, tag1, at + "/anyOf");
   }
 }
 /** The value as `ContentBlock`, or its errors. */
@@ -2001,11 +2060,11 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "sampling/createMessage")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED33, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
@@ -2061,17 +2120,17 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        $EXPECTED17,
+        $EXPECTED34,
         value1,
         at + "/properties/includeContext/enum",
       );
   }
   const value2 = value.maxTokens;
-  if (value2 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (!(typeof value2 === "number" && Number.isInteger(value2)))
     $rt.notInteger(errors, path + "/maxTokens", value2, at + "/properties/maxTokens/type");
   const value3 = value.messages;
-  if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -2168,7 +2227,7 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!(
     $testTextContent(value2) ||
     $testImageContent(value2) ||
@@ -2185,10 +2244,10 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
       at + "/properties/content/anyOf",
     );
   const value3 = value.model;
-  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
-  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED39, at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
@@ -2227,11 +2286,11 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED40, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkElicitRequestParams(value2, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
@@ -2267,16 +2326,16 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
-  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
   if (value2 !== undefined) {
     if (value2 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED19, value2, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED42, value2, at + "/properties/mode/const");
   }
   const value3 = value.requestedSchema;
-  if (value3 === undefined) return $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED43, at + "/required");
   $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
 }
 /** The value as `ElicitRequestFormParams`, or its errors. */
@@ -2320,7 +2379,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
-  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED44, at + "/required");
   else if (!$rt.isJsonObject(value2))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
@@ -2343,9 +2402,9 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED45, value8, at + "/properties/type/const");
 }
 /** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
@@ -2408,15 +2467,15 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
-  if (value1 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/message", value1, at + "/properties/message/type");
   const value2 = value.mode;
-  if (value2 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED47, at + "/required");
   else if (value2 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED21, value2, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED46, value2, at + "/properties/mode/const");
   const value3 = value.url;
-  if (value3 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED48, at + "/required");
   if (typeof value3 !== "string") $rt.notString(errors, path + "/url", value3, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
@@ -2450,9 +2509,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.action;
-  if (value1 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED50, at + "/required");
   else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
-    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED22, value1, at + "/properties/action/enum");
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED49, value1, at + "/properties/action/enum");
   const value2 = value.content;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/content", value2, at + "/properties/content/type");
@@ -2544,7 +2603,7 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.resource;
-  if (value3 === undefined) $rt.missing(errors, path, "resource", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED51, at + "/required");
   else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
     $rt.report(
       errors,
@@ -2554,9 +2613,9 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
       at + "/properties/resource/anyOf",
     );
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value4 !== "resource")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED23, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED52, value4, at + "/properties/type/const");
 }
 /** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
@@ -2589,11 +2648,11 @@ function $checkError(value: unknown, path: string, errors: $rt.ErrorSink): void 
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.code;
-  if (value1 === undefined) $rt.missing(errors, path, "code", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED53, at + "/required");
   else if (!(typeof value1 === "number" && Number.isInteger(value1)))
     $rt.notInteger(errors, path + "/code", value1, at + "/properties/code/type");
   const value2 = value.message;
-  if (value2 === undefined) return $rt.missing(errors, path, "message", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED41, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
 }
 /** The value as `Error`, or its errors. */
@@ -2644,12 +2703,12 @@ function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
     }
   }
   const value5 = value.src;
-  if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED54, at + "/required");
   else if (typeof value5 !== "string") $rt.notString(errors, path + "/src", value5, at + "/properties/src/type");
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
-      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED24, value6, at + "/properties/theme/enum");
+      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED55, value6, at + "/properties/theme/enum");
   }
 }
 /** The value as `Icon`, or its errors. */
@@ -2690,16 +2749,16 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
-  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED25, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
-  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED26, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value5 !== "image")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED56, value5, at + "/properties/type/const");
 }
 /** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
@@ -2756,14 +2815,14 @@ function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorSin
     }
   }
   const value5 = value.name;
-  if (value5 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value5 !== "string") $rt.notString(errors, path + "/name", value5, at + "/properties/name/type");
   const value6 = value.title;
   if (value6 !== undefined) {
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.version;
-  if (value7 === undefined) $rt.missing(errors, path, "version", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED58, at + "/required");
   else if (typeof value7 !== "string")
     $rt.notString(errors, path + "/version", value7, at + "/properties/version/type");
   const value8 = value.websiteUrl;
@@ -2825,8 +2884,8 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkElicitRequest(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "method", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED26, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/method", "discriminator", $EXPECTED59, tag1, at + "/anyOf");
   }
 }
 /** The value as `InputRequest`, or its errors. */
@@ -2998,11 +3057,11 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/method", value2, at + "/properties/method/type");
   const value3 = value.params;
   if (value3 !== undefined) {
@@ -3044,14 +3103,14 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/method", value3, at + "/properties/method/type");
   const value4 = value.params;
   if (value4 !== undefined) {
@@ -3160,7 +3219,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -3187,9 +3246,9 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
     if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
-  if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value10 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value10 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value10, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED64, value10, at + "/properties/type/const");
 }
 /** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(
@@ -3222,9 +3281,9 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
-  if (value1 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "roots/list")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED29, value1, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED65, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
 }
@@ -3288,7 +3347,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.roots;
-  if (value1 === undefined) return $rt.missing(errors, path, "roots", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED66, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/roots", value1, at + "/properties/roots/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
@@ -3580,9 +3639,9 @@ function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
-  if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (!(value6 === "integer" || value6 === "number"))
-    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED30, value6, at + "/properties/type/enum");
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED67, value6, at + "/properties/type/enum");
 }
 /** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
@@ -3733,7 +3792,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value7 !== "string") $rt.notString(errors, path + "/mimeType", value7, at + "/properties/mimeType/type");
   }
   const value8 = value.name;
-  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.size;
   if (value9 !== undefined) {
@@ -3745,11 +3804,11 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
   }
   const value11 = value.type;
-  if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value11 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/required");
   else if (value11 !== "resource_link")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED31, value11, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED68, value11, at + "/properties/type/const");
   const value12 = value.uri;
-  if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value12 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
 }
 /** The value as `ResourceLink`, or its errors. */
@@ -3785,7 +3844,7 @@ function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.resultType;
-  if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value2 !== "string")
     $rt.notString(errors, path + "/resultType", value2, at + "/properties/resultType/type");
 }
@@ -3843,7 +3902,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED32, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED69, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -3881,7 +3940,7 @@ function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/name", value2, at + "/properties/name/type");
   }
   const value3 = value.uri;
-  if (value3 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   if (typeof value3 !== "string") $rt.notString(errors, path + "/uri", value3, at + "/properties/uri/type");
 }
 /** The value as `Root`, or its errors. */
@@ -3924,7 +3983,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!(
     $testTextContent(value2) ||
     $testImageContent(value2) ||
@@ -3941,7 +4000,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
       at + "/properties/content/anyOf",
     );
   const value3 = value.role;
-  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED39, at + "/required");
   $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
@@ -4009,8 +4068,8 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       $checkToolResultContent(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED33, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED70, tag1, at + "/anyOf");
   }
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
@@ -4066,7 +4125,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED34, value3, at + "/properties/format/enum");
+      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED71, value3, at + "/properties/format/enum");
   }
   const value4 = value.maxLength;
   if (value4 !== undefined) {
@@ -4083,9 +4142,9 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED64, value7, at + "/properties/type/const");
 }
 /** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
@@ -4126,12 +4185,12 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.text;
-  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED72, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value4 !== "text")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED35, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED73, value4, at + "/properties/type/const");
 }
 /** The value as `TextContent`, or its errors. */
 export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
@@ -4171,10 +4230,10 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $rt.Er
     if (typeof value2 !== "string") $rt.notString(errors, path + "/mimeType", value2, at + "/properties/mimeType/type");
   }
   const value3 = value.text;
-  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED72, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.uri;
-  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `TextResourceContents`, or its errors. */
@@ -4235,7 +4294,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -4252,9 +4311,9 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
     if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
-  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED75, value9, at + "/properties/type/const");
 }
 /** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
@@ -4285,7 +4344,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
-  if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED76, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
@@ -4325,10 +4384,10 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED77, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED78, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
@@ -4377,7 +4436,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
-  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED79, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -4391,9 +4450,9 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED64, value7, at + "/properties/type/const");
 }
 /** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
@@ -4426,10 +4485,10 @@ function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED77, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED78, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
@@ -4495,10 +4554,10 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
     }
   }
   const value7 = value.inputSchema;
-  if (value7 === undefined) $rt.missing(errors, path, "inputSchema", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED80, at + "/required");
   else $checkToolInputSchema(value7, path + "/inputSchema", errors);
   const value8 = value.name;
-  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.outputSchema;
   if (value9 !== undefined) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
@@ -4539,9 +4598,9 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.type;
-  if (value2 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value2 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value2, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED45, value2, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -4668,7 +4727,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED37, value1, at + "/properties/mode/enum");
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED81, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -4707,7 +4766,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
@@ -4721,13 +4780,13 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
     if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.toolUseId;
-  if (value6 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED82, at + "/required");
   else if (typeof value6 !== "string")
     $rt.notString(errors, path + "/toolUseId", value6, at + "/properties/toolUseId/type");
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value7 !== "tool_result")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED38, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED83, value7, at + "/properties/type/const");
 }
 /** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
@@ -4768,18 +4827,18 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
   const value1 = value._meta;
   if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
   const value2 = value.id;
-  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
-  if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED84, at + "/required");
   else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
-  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value5 !== "tool_use")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED39, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED85, value5, at + "/properties/type/const");
 }
 /** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
@@ -4839,7 +4898,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -4856,9 +4915,9 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
     if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
-  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED75, value9, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
@@ -4891,7 +4950,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
-  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -4902,9 +4961,9 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value4 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED64, value4, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
@@ -4952,7 +5011,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -4967,9 +5026,9 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED28, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED64, value7, at + "/properties/type/const");
 }
 /** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
@@ -5006,18 +5065,18 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "tools/call")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED40, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED86, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkCallToolRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CallToolRequest`, or its errors. */
@@ -5057,7 +5116,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
@@ -5071,7 +5130,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
     if (typeof value5 !== "boolean") $rt.notBoolean(errors, path + "/isError", value5, at + "/properties/isError/type");
   }
   const value6 = value.resultType;
-  if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value6 !== "string")
     $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
 }
@@ -5119,7 +5178,7 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.Err
       $rt.notString(errors, path + "/requestState", value3, at + "/properties/requestState/type");
   }
   const value4 = value.resultType;
-  if (value4 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value4 !== "string")
     $rt.notString(errors, path + "/resultType", value4, at + "/properties/resultType/type");
 }
@@ -5158,18 +5217,18 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "server/discover")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED41, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED87, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkRequestParams(value4, path + "/params", errors);
 }
 /** The value as `DiscoverRequest`, or its errors. */
@@ -5215,11 +5274,11 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSin
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
-  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED88, value2, at + "/properties/cacheScope/enum");
   const value3 = value.capabilities;
-  if (value3 === undefined) $rt.missing(errors, path, "capabilities", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED90, at + "/required");
   else $checkServerCapabilities(value3, path + "/capabilities", errors);
   const value4 = value.instructions;
   if (value4 !== undefined) {
@@ -5227,11 +5286,11 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSin
       $rt.notString(errors, path + "/instructions", value4, at + "/properties/instructions/type");
   }
   const value5 = value.resultType;
-  if (value5 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (typeof value5 !== "string")
     $rt.notString(errors, path + "/resultType", value5, at + "/properties/resultType/type");
   const value6 = value.supportedVersions;
-  if (value6 === undefined) $rt.missing(errors, path, "supportedVersions", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED91, at + "/required");
   else if (!Array.isArray(value6))
     $rt.notArray(errors, path + "/supportedVersions", value6, at + "/properties/supportedVersions/type");
   else {
@@ -5248,7 +5307,7 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSin
     }
   }
   const value9 = value.ttlMs;
-  if (value9 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value9 === undefined) return $rt.missing(errors, path, $REQUIRED11, at + "/required");
   if (!(typeof value9 === "number" && Number.isInteger(value9)))
     return $rt.notInteger(errors, path + "/ttlMs", value9, at + "/properties/ttlMs/type");
   if (!(value9 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
@@ -5288,18 +5347,18 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "resources/read")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED43, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED92, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ReadResourceRequest`, or its errors. */
@@ -5341,11 +5400,11 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
-  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED88, value2, at + "/properties/cacheScope/enum");
   const value3 = value.contents;
-  if (value3 === undefined) $rt.missing(errors, path, "contents", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED93, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/contents", value3, at + "/properties/contents/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -5362,11 +5421,11 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
     }
   }
   const value6 = value.resultType;
-  if (value6 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (typeof value6 !== "string")
     $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
   const value7 = value.ttlMs;
-  if (value7 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED11, at + "/required");
   if (!(typeof value7 === "number" && Number.isInteger(value7)))
     return $rt.notInteger(errors, path + "/ttlMs", value7, at + "/properties/ttlMs/type");
   if (!(value7 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
@@ -5406,18 +5465,18 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "subscriptions/listen")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED44, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED94, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
 }
 /** The value as `SubscriptionsListenRequest`, or its errors. */
@@ -5451,10 +5510,10 @@ function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
   const value2 = value.resultType;
-  if (value2 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value2 !== "string")
     $rt.notString(errors, path + "/resultType", value2, at + "/properties/resultType/type");
 }
@@ -5493,18 +5552,18 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "prompts/get")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED45, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED96, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetPromptRequest`, or its errors. */
@@ -5549,7 +5608,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.messages;
-  if (value3 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -5559,7 +5618,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
     }
   }
   const value6 = value.resultType;
-  if (value6 === undefined) return $rt.missing(errors, path, "resultType", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value6 !== "string")
     $rt.notString(errors, path + "/resultType", value6, at + "/properties/resultType/type");
 }
@@ -5598,18 +5657,18 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value3 !== "tools/list")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED46, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED97, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ListToolsRequest`, or its errors. */
@@ -5653,20 +5712,20 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cacheScope;
-  if (value2 === undefined) $rt.missing(errors, path, "cacheScope", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
-    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED42, value2, at + "/properties/cacheScope/enum");
+    $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED88, value2, at + "/properties/cacheScope/enum");
   const value3 = value.nextCursor;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/nextCursor", value3, at + "/properties/nextCursor/type");
   }
   const value4 = value.resultType;
-  if (value4 === undefined) $rt.missing(errors, path, "resultType", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/resultType", value4, at + "/properties/resultType/type");
   const value5 = value.tools;
-  if (value5 === undefined) $rt.missing(errors, path, "tools", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED98, at + "/required");
   else if (!Array.isArray(value5)) $rt.notArray(errors, path + "/tools", value5, at + "/properties/tools/type");
   else {
     for (let i6 = 0; i6 < value5.length; i6++) {
@@ -5676,7 +5735,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
     }
   }
   const value8 = value.ttlMs;
-  if (value8 === undefined) return $rt.missing(errors, path, "ttlMs", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED11, at + "/required");
   if (!(typeof value8 === "number" && Number.isInteger(value8)))
     return $rt.notInteger(errors, path + "/ttlMs", value8, at + "/properties/ttlMs/type");
   if (!(value8 >= 0)) $rt.report(errors, path + "/ttlMs", "minimum", "must be >= 0", at + "/properties/ttlMs/minimum");
@@ -5714,7 +5773,7 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
   if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
@@ -5757,32 +5816,34 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
-  if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (!$rt.isJsonObject(value1))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
-    if (value2 === undefined) $rt.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
+    if (value2 === undefined)
+      $rt.missing(errors, path + "/error", $REQUIRED53, at + "/properties/error/allOf/1/required");
     else if (value2 !== -32021)
       $rt.unexpected(
         errors,
         path + "/error/code",
         "const",
-        $EXPECTED47,
+        $EXPECTED99,
         value2,
         at + "/properties/error/allOf/1/properties/code/const",
       );
     const value3 = value1.data;
-    if (value3 === undefined) $rt.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
+    if (value3 === undefined)
+      $rt.missing(errors, path + "/error", $REQUIRED25, at + "/properties/error/allOf/1/required");
     else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
   }
   const value4 = value.id;
   if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
   const value5 = value.jsonrpc;
-  if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED61, at + "/required");
   if (value5 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value5, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value5, at + "/properties/jsonrpc/const");
 }
 /** The value as `MissingRequiredClientCapabilityError`, or its errors. */
 export function validateMissingRequiredClientCapabilityError(
@@ -5818,7 +5879,7 @@ function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: st
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requiredCapabilities;
-  if (value1 === undefined) return $rt.missing(errors, path, "requiredCapabilities", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED100, at + "/required");
   $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
 }
 /** The value as `MissingRequiredClientCapabilityErrorData`, or its errors. */
@@ -5861,15 +5922,15 @@ function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: strin
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value2 !== "notifications/subscriptions/acknowledged")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED48, value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED101, value2, at + "/properties/method/const");
   const value3 = value.params;
-  if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
   $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
 }
 /** The value as `SubscriptionsAcknowledgedNotification`, or its errors. */
@@ -5905,13 +5966,13 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value2 !== "notifications/tools/list_changed")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED49, value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED102, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
@@ -5948,32 +6009,34 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
-  if (value1 === undefined) $rt.missing(errors, path, "error", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
   else if (!$rt.isJsonObject(value1))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
-    if (value2 === undefined) $rt.missing(errors, path + "/error", "code", at + "/properties/error/allOf/1/required");
+    if (value2 === undefined)
+      $rt.missing(errors, path + "/error", $REQUIRED53, at + "/properties/error/allOf/1/required");
     else if (value2 !== -32022)
       $rt.unexpected(
         errors,
         path + "/error/code",
         "const",
-        $EXPECTED50,
+        $EXPECTED103,
         value2,
         at + "/properties/error/allOf/1/properties/code/const",
       );
     const value3 = value1.data;
-    if (value3 === undefined) $rt.missing(errors, path + "/error", "data", at + "/properties/error/allOf/1/required");
+    if (value3 === undefined)
+      $rt.missing(errors, path + "/error", $REQUIRED25, at + "/properties/error/allOf/1/required");
     else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
   }
   const value4 = value.id;
   if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
   const value5 = value.jsonrpc;
-  if (value5 === undefined) return $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED61, at + "/required");
   if (value5 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED27, value5, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED60, value5, at + "/properties/jsonrpc/const");
 }
 /** The value as `UnsupportedProtocolVersionError`, or its errors. */
 export function validateUnsupportedProtocolVersionError(
@@ -6007,11 +6070,11 @@ function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string,
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requested;
-  if (value1 === undefined) $rt.missing(errors, path, "requested", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED104, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/requested", value1, at + "/properties/requested/type");
   const value2 = value.supported;
-  if (value2 === undefined) return $rt.missing(errors, path, "supported", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED105, at + "/required");
   if (!Array.isArray(value2))
     return $rt.notArray(errors, path + "/supported", value2, at + "/properties/supported/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
@@ -6058,7 +6121,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
@@ -6068,7 +6131,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   const value3 = value.inputResponses;
   if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
   const value4 = value.name;
-  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.requestState;
   if (value5 !== undefined) {
@@ -6113,14 +6176,14 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
-  if (value1 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/clientCapabilities", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED106, at + "/required");
   else $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
   const value2 = value["io.modelcontextprotocol/clientInfo"];
   if (value2 !== undefined) $checkImplementation(value2, path + "/io.modelcontextprotocol~1clientInfo", errors);
   const value3 = value["io.modelcontextprotocol/logLevel"];
   if (value3 !== undefined) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
-  if (value4 === undefined) $rt.missing(errors, path, "io.modelcontextprotocol/protocolVersion", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED107, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(
       errors,
@@ -6291,11 +6354,11 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
   }
 }
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
-  return $VALUES51.has(value);
+  return $VALUES108.has(value);
 }
 function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
-  if (!$VALUES51.has(value)) $rt.unexpected(errors, path, "enum", $EXPECTED52, value, at + "/enum");
+  if (!$VALUES108.has(value)) $rt.unexpected(errors, path, "enum", $EXPECTED109, value, at + "/enum");
 }
 /** The value as `LoggingLevel`, or its errors. */
 export function validateLoggingLevel(
@@ -6361,7 +6424,7 @@ function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) return $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED95, at + "/required");
   $checkRequestMetaObject(value1, path + "/_meta", errors);
 }
 /** The value as `RequestParams`, or its errors. */
@@ -6583,7 +6646,7 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
   if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
@@ -6593,7 +6656,7 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
       $rt.notString(errors, path + "/requestState", value3, at + "/properties/requestState/type");
   }
   const value4 = value.uri;
-  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `ReadResourceRequestParams`, or its errors. */
@@ -6627,10 +6690,10 @@ function $checkSubscriptionsListenRequestParams(value: unknown, path: string, er
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.notifications;
-  if (value2 === undefined) return $rt.missing(errors, path, "notifications", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED110, at + "/required");
   $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
 /** The value as `SubscriptionsListenRequestParams`, or its errors. */
@@ -6734,8 +6797,7 @@ function $checkSubscriptionsListenResultMeta(value: unknown, path: string, error
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
-  if (value2 === undefined)
-    return $rt.missing(errors, path, "io.modelcontextprotocol/subscriptionId", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED111, at + "/required");
   $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
 }
 /** The value as `SubscriptionsListenResultMeta`, or its errors. */
@@ -6775,7 +6837,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
@@ -6798,7 +6860,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   const value5 = value.inputResponses;
   if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
   const value6 = value.name;
-  if (value6 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value6 !== "string") $rt.notString(errors, path + "/name", value6, at + "/properties/name/type");
   const value7 = value.requestState;
   if (value7 !== undefined) {
@@ -6837,10 +6899,10 @@ function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
-  if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else $checkContentBlock(value1, path + "/content", errors);
   const value2 = value.role;
-  if (value2 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED39, at + "/required");
   $checkRole(value2, path + "/role", errors);
 }
 /** The value as `PromptMessage`, or its errors. */
@@ -6874,7 +6936,7 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 === undefined) $rt.missing(errors, path, "_meta", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cursor;
   if (value2 !== undefined) {
@@ -6918,7 +6980,7 @@ function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path:
   const value1 = value._meta;
   if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
   const value2 = value.notifications;
-  if (value2 === undefined) return $rt.missing(errors, path, "notifications", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED110, at + "/required");
   $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
 /** The value as `SubscriptionsAcknowledgedNotificationParams`, or its errors. */

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: baaf04ae57ae31169ee360b233c66cdf035b7e5a9f5049113246e28a04642d18 8ea4600da61c290895f2464419dbfe909a094a438c03eac0570397acb4656031
+// Fingerprint: 60f07f400955549a2f342cc959c1580d250934102e25334981bc071fa9010553 493af9ddfe8ce9a82f320974a6b764ed96fed7d73b05ebc843eeb8b80dcca65e
 
 import type {
   TaskStatus,
@@ -114,42 +114,85 @@ export type { ValidationError, ValidationResult, ValidateOptions } from "./runti
 export { ValidationFailed } from "./runtime/protocol/json.js";
 
 const $EXPECTED1 = $rt.wordsFor('one of "cancelled" | "completed" | "failed" | "input_required" | "working"');
-const $EXPECTED2 = $rt.wordsFor('"2.0"');
-const $EXPECTED3 = $rt.wordsFor('"tasks/get"');
-const $EXPECTED4 = $rt.wordsFor('"tasks/result"');
-const $EXPECTED5 = $rt.wordsFor('"tasks/cancel"');
-const $EXPECTED6 = $rt.wordsFor('"tasks/list"');
-const $EXPECTED7 = $rt.wordsFor('"notifications/tasks/status"');
-const $EXPECTED8 = $rt.wordsFor('one of "forbidden" | "optional" | "required"');
-const $EXPECTED9 = $rt.wordsFor('"tools/call"');
-const $EXPECTED10 = $rt.wordsFor('"resources/read"');
-const $EXPECTED11 = $rt.wordsFor('"prompts/get"');
-const $EXPECTED12 = $rt.wordsFor('"tools/list"');
-const $EXPECTED13 = $rt.wordsFor('"sampling/createMessage"');
-const $EXPECTED14 = $rt.wordsFor('"elicitation/create"');
-const $EXPECTED15 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
-const $EXPECTED16 = $rt.wordsFor('"notifications/tools/list_changed"');
-const $EXPECTED17 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
-const $EXPECTED18 = $rt.wordsFor('"text"');
-const $EXPECTED19 = $rt.wordsFor('one of "assistant" | "user"');
-const $EXPECTED20 = $rt.wordsFor('"image"');
-const $EXPECTED21 = $rt.wordsFor('"audio"');
-const $EXPECTED22 = $rt.wordsFor('"resource_link"');
-const $EXPECTED23 = $rt.wordsFor('one of "dark" | "light"');
-const $EXPECTED24 = $rt.wordsFor('"resource"');
-const $EXPECTED25 = $rt.wordsFor('"object"');
-const $EXPECTED26 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
-const $EXPECTED27 = $rt.wordsFor('"tool_use"');
-const $EXPECTED28 = $rt.wordsFor('"tool_result"');
-const $EXPECTED29 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
-const $EXPECTED30 = $rt.wordsFor('one of "auto" | "none" | "required"');
-const $EXPECTED31 = $rt.wordsFor('"url"');
-const $EXPECTED32 = $rt.wordsFor('"form"');
-const $EXPECTED33 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
-const $EXPECTED34 = $rt.wordsFor('"string"');
-const $EXPECTED35 = $rt.wordsFor('one of "integer" | "number"');
-const $EXPECTED36 = $rt.wordsFor('"boolean"');
-const $EXPECTED37 = $rt.wordsFor('"array"');
+const $REQUIRED2 = $rt.missingWordsFor("taskId");
+const $REQUIRED3 = $rt.missingWordsFor("createdAt");
+const $REQUIRED4 = $rt.missingWordsFor("lastUpdatedAt");
+const $REQUIRED5 = $rt.missingWordsFor("status");
+const $REQUIRED6 = $rt.missingWordsFor("ttl");
+const $REQUIRED7 = $rt.missingWordsFor("task");
+const $REQUIRED8 = $rt.missingWordsFor("id");
+const $EXPECTED9 = $rt.wordsFor('"2.0"');
+const $REQUIRED10 = $rt.missingWordsFor("jsonrpc");
+const $EXPECTED11 = $rt.wordsFor('"tasks/get"');
+const $REQUIRED12 = $rt.missingWordsFor("method");
+const $REQUIRED13 = $rt.missingWordsFor("params");
+const $EXPECTED14 = $rt.wordsFor('"tasks/result"');
+const $EXPECTED15 = $rt.wordsFor('"tasks/cancel"');
+const $EXPECTED16 = $rt.wordsFor('"tasks/list"');
+const $REQUIRED17 = $rt.missingWordsFor("tasks");
+const $EXPECTED18 = $rt.wordsFor('"notifications/tasks/status"');
+const $EXPECTED19 = $rt.wordsFor('one of "forbidden" | "optional" | "required"');
+const $EXPECTED20 = $rt.wordsFor('"tools/call"');
+const $REQUIRED21 = $rt.missingWordsFor("content");
+const $EXPECTED22 = $rt.wordsFor('"resources/read"');
+const $REQUIRED23 = $rt.missingWordsFor("contents");
+const $EXPECTED24 = $rt.wordsFor('"prompts/get"');
+const $REQUIRED25 = $rt.missingWordsFor("messages");
+const $EXPECTED26 = $rt.wordsFor('"tools/list"');
+const $REQUIRED27 = $rt.missingWordsFor("tools");
+const $EXPECTED28 = $rt.wordsFor('"sampling/createMessage"');
+const $REQUIRED29 = $rt.missingWordsFor("model");
+const $REQUIRED30 = $rt.missingWordsFor("role");
+const $EXPECTED31 = $rt.wordsFor('"elicitation/create"');
+const $EXPECTED32 = $rt.wordsFor('one of "accept" | "cancel" | "decline"');
+const $REQUIRED33 = $rt.missingWordsFor("action");
+const $EXPECTED34 = $rt.wordsFor('"notifications/tools/list_changed"');
+const $REQUIRED35 = $rt.missingWordsFor("name");
+const $REQUIRED36 = $rt.missingWordsFor("type");
+const $EXPECTED37 = $rt.wordsFor('one of "text" | "image" | "audio" | "resource_link" | "resource"');
+const $REQUIRED38 = $rt.missingWordsFor("text");
+const $EXPECTED39 = $rt.wordsFor('"text"');
+const $EXPECTED40 = $rt.wordsFor('one of "assistant" | "user"');
+const $REQUIRED41 = $rt.missingWordsFor("data");
+const $REQUIRED42 = $rt.missingWordsFor("mimeType");
+const $EXPECTED43 = $rt.wordsFor('"image"');
+const $EXPECTED44 = $rt.wordsFor('"audio"');
+const $EXPECTED45 = $rt.wordsFor('"resource_link"');
+const $REQUIRED46 = $rt.missingWordsFor("uri");
+const $REQUIRED47 = $rt.missingWordsFor("src");
+const $EXPECTED48 = $rt.wordsFor('one of "dark" | "light"');
+const $REQUIRED49 = $rt.missingWordsFor("resource");
+const $EXPECTED50 = $rt.wordsFor('"resource"');
+const $REQUIRED51 = $rt.missingWordsFor("blob");
+const $REQUIRED52 = $rt.missingWordsFor("inputSchema");
+const $EXPECTED53 = $rt.wordsFor('"object"');
+const $EXPECTED54 = $rt.wordsFor('one of "allServers" | "none" | "thisServer"');
+const $REQUIRED55 = $rt.missingWordsFor("maxTokens");
+const $REQUIRED56 = $rt.missingWordsFor("input");
+const $EXPECTED57 = $rt.wordsFor('"tool_use"');
+const $REQUIRED58 = $rt.missingWordsFor("toolUseId");
+const $EXPECTED59 = $rt.wordsFor('"tool_result"');
+const $EXPECTED60 = $rt.wordsFor('one of "text" | "image" | "audio" | "tool_use" | "tool_result"');
+const $EXPECTED61 = $rt.wordsFor('one of "auto" | "none" | "required"');
+const $REQUIRED62 = $rt.missingWordsFor("elicitationId");
+const $REQUIRED63 = $rt.missingWordsFor("message");
+const $EXPECTED64 = $rt.wordsFor('"url"');
+const $REQUIRED65 = $rt.missingWordsFor("mode");
+const $REQUIRED66 = $rt.missingWordsFor("url");
+const $EXPECTED67 = $rt.wordsFor('"form"');
+const $REQUIRED68 = $rt.missingWordsFor("requestedSchema");
+const $REQUIRED69 = $rt.missingWordsFor("properties");
+const $EXPECTED70 = $rt.wordsFor('one of "date" | "date-time" | "email" | "uri"');
+const $EXPECTED71 = $rt.wordsFor('"string"');
+const $EXPECTED72 = $rt.wordsFor('one of "integer" | "number"');
+const $EXPECTED73 = $rt.wordsFor('"boolean"');
+const $REQUIRED74 = $rt.missingWordsFor("enum");
+const $REQUIRED75 = $rt.missingWordsFor("oneOf");
+const $REQUIRED76 = $rt.missingWordsFor("const");
+const $REQUIRED77 = $rt.missingWordsFor("title");
+const $REQUIRED78 = $rt.missingWordsFor("items");
+const $EXPECTED79 = $rt.wordsFor('"array"');
+const $REQUIRED80 = $rt.missingWordsFor("anyOf");
 
 /** Whether a value is a valid `TaskStatus`. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -239,7 +282,7 @@ function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `RelatedTaskMetadata`, or its errors. */
@@ -283,11 +326,11 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.createdAt;
-  if (value1 === undefined) $rt.missing(errors, path, "createdAt", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (typeof value1 !== "string")
     $rt.notString(errors, path + "/createdAt", value1, at + "/properties/createdAt/type");
   const value2 = value.lastUpdatedAt;
-  if (value2 === undefined) $rt.missing(errors, path, "lastUpdatedAt", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/lastUpdatedAt", value2, at + "/properties/lastUpdatedAt/type");
   const value3 = value.pollInterval;
@@ -296,7 +339,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
       $rt.notInteger(errors, path + "/pollInterval", value3, at + "/properties/pollInterval/type");
   }
   const value4 = value.status;
-  if (value4 === undefined) $rt.missing(errors, path, "status", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else $checkTaskStatus(value4, path + "/status", errors);
   const value5 = value.statusMessage;
   if (value5 !== undefined) {
@@ -304,10 +347,10 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
       $rt.notString(errors, path + "/statusMessage", value5, at + "/properties/statusMessage/type");
   }
   const value6 = value.taskId;
-  if (value6 === undefined) $rt.missing(errors, path, "taskId", at + "/required");
+  if (value6 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (typeof value6 !== "string") $rt.notString(errors, path + "/taskId", value6, at + "/properties/taskId/type");
   const value7 = value.ttl;
-  if (value7 === undefined) return $rt.missing(errors, path, "ttl", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (!($isInteger(value7) || $isNull(value7))) {
     if ($isAnyNumber(value7)) {
       if (!(typeof value7 === "number" && Number.isInteger(value7)))
@@ -348,7 +391,7 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.task;
-  if (value2 === undefined) return $rt.missing(errors, path, "task", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED7, at + "/required");
   $checkTask(value2, path + "/task", errors);
 }
 /** The value as `CreateTaskResult`, or its errors. */
@@ -449,18 +492,18 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tasks/get")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED3, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkGetTaskRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetTaskRequest`, or its errors. */
@@ -492,7 +535,7 @@ function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskRequestParams`, or its errors. */
@@ -575,18 +618,18 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.E
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tasks/result")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED4, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED14, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetTaskPayloadRequest`, or its errors. */
@@ -618,7 +661,7 @@ function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors:
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `GetTaskPayloadRequestParams`, or its errors. */
@@ -689,18 +732,18 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tasks/cancel")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED5, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED15, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkCancelTaskRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CancelTaskRequest`, or its errors. */
@@ -732,7 +775,7 @@ function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
-  if (value1 === undefined) return $rt.missing(errors, path, "taskId", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
 }
 /** The value as `CancelTaskRequestParams`, or its errors. */
@@ -815,16 +858,16 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tasks/list")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED6, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
@@ -870,7 +913,7 @@ function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorSi
       $rt.notString(errors, path + "/nextCursor", value2, at + "/properties/nextCursor/type");
   }
   const value3 = value.tasks;
-  if (value3 === undefined) return $rt.missing(errors, path, "tasks", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED17, at + "/required");
   if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/tasks", value3, at + "/properties/tasks/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
@@ -956,15 +999,15 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value2 !== "notifications/tasks/status")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED7, value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value2, at + "/properties/method/const");
   const value3 = value.params;
-  if (value3 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkTaskStatusNotificationParams(value3, path + "/params", errors);
 }
 /** The value as `TaskStatusNotification`, or its errors. */
@@ -1341,7 +1384,7 @@ function $testToolTaskSupport(value: unknown): value is ToolTaskSupport {
 function $checkToolTaskSupport(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ToolTaskSupport";
   if (!(value === "forbidden" || value === "optional" || value === "required"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED8, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED19, value, at + "/enum");
 }
 /** The value as `ToolTaskSupport`, or its errors. */
 export function validateToolTaskSupport(
@@ -1378,18 +1421,18 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tools/call")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED9, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED20, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkCallToolRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CallToolRequest`, or its errors. */
@@ -1431,7 +1474,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
@@ -1485,18 +1528,18 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "resources/read")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED10, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ReadResourceRequest`, or its errors. */
@@ -1534,7 +1577,7 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.contents;
-  if (value2 === undefined) return $rt.missing(errors, path, "contents", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED23, at + "/required");
   if (!Array.isArray(value2)) return $rt.notArray(errors, path + "/contents", value2, at + "/properties/contents/type");
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
@@ -1584,18 +1627,18 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "prompts/get")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED24, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetPromptRequest`, or its errors. */
@@ -1640,7 +1683,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.messages;
-  if (value3 === undefined) return $rt.missing(errors, path, "messages", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED25, at + "/required");
   if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/messages", value3, at + "/properties/messages/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
@@ -1683,16 +1726,16 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "tools/list")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED12, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED26, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
@@ -1738,7 +1781,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
       $rt.notString(errors, path + "/nextCursor", value2, at + "/properties/nextCursor/type");
   }
   const value3 = value.tools;
-  if (value3 === undefined) return $rt.missing(errors, path, "tools", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED27, at + "/required");
   if (!Array.isArray(value3)) return $rt.notArray(errors, path + "/tools", value3, at + "/properties/tools/type");
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
@@ -1781,18 +1824,18 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "sampling/createMessage")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED13, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED28, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkCreateMessageRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
@@ -1844,7 +1887,7 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else if (!(
     $testTextContent(value2) ||
     $testImageContent(value2) ||
@@ -1861,10 +1904,10 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
       at + "/properties/content/anyOf",
     );
   const value3 = value.model;
-  if (value3 === undefined) $rt.missing(errors, path, "model", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED29, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
-  if (value4 === undefined) $rt.missing(errors, path, "role", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED30, at + "/required");
   else $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
@@ -1907,18 +1950,18 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
-  if (value1 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
-  if (value2 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value2, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value2, at + "/properties/jsonrpc/const");
   const value3 = value.method;
-  if (value3 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value3 !== "elicitation/create")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED14, value3, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED31, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 === undefined) return $rt.missing(errors, path, "params", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
   $checkElicitRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
@@ -1958,9 +2001,9 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
-  if (value2 === undefined) $rt.missing(errors, path, "action", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED33, at + "/required");
   else if (!(value2 === "accept" || value2 === "cancel" || value2 === "decline"))
-    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED15, value2, at + "/properties/action/enum");
+    $rt.unexpected(errors, path + "/action", "enum", $EXPECTED32, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
     if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
@@ -2046,13 +2089,13 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
-  if (value1 === undefined) $rt.missing(errors, path, "jsonrpc", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value1 !== "2.0")
-    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED2, value1, at + "/properties/jsonrpc/const");
+    $rt.unexpected(errors, path + "/jsonrpc", "const", $EXPECTED9, value1, at + "/properties/jsonrpc/const");
   const value2 = value.method;
-  if (value2 === undefined) $rt.missing(errors, path, "method", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (value2 !== "notifications/tools/list_changed")
-    $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value2, at + "/properties/method/const");
+    $rt.unexpected(errors, path + "/method", "const", $EXPECTED34, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
 }
@@ -2265,7 +2308,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.name;
-  if (value3 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/name", value3, at + "/properties/name/type");
   const value4 = value.task;
   if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
@@ -2335,8 +2378,8 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
       $checkEmbeddedResource(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED17, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED37, tag1, at + "/anyOf");
   }
 }
 /** The value as `ContentBlock`, or its errors. */
@@ -2380,12 +2423,12 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.text;
-  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value4 !== "text")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED18, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED39, value4, at + "/properties/type/const");
 }
 /** The value as `TextContent`, or its errors. */
 export function validateTextContent(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<TextContent> {
@@ -2467,7 +2510,7 @@ function $testRole(value: unknown): value is Role {
 function $checkRole(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Role";
   if (!(value === "assistant" || value === "user"))
-    $rt.unexpected(errors, path, "enum", $EXPECTED19, value, at + "/enum");
+    $rt.unexpected(errors, path, "enum", $EXPECTED40, value, at + "/enum");
 }
 /** The value as `Role`, or its errors. */
 export function validateRole(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Role> {
@@ -2509,16 +2552,16 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
-  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
-  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED42, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value5 !== "image")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED20, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED43, value5, at + "/properties/type/const");
 }
 /** The value as `ImageContent`, or its errors. */
 export function validateImageContent(
@@ -2563,16 +2606,16 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.data;
-  if (value3 === undefined) $rt.missing(errors, path, "data", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
   const value4 = value.mimeType;
-  if (value4 === undefined) $rt.missing(errors, path, "mimeType", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED42, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(errors, path + "/mimeType", value4, at + "/properties/mimeType/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value5 !== "audio")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED21, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED44, value5, at + "/properties/type/const");
 }
 /** The value as `AudioContent`, or its errors. */
 export function validateAudioContent(
@@ -2647,7 +2690,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value7 !== "string") $rt.notString(errors, path + "/mimeType", value7, at + "/properties/mimeType/type");
   }
   const value8 = value.name;
-  if (value8 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.size;
   if (value9 !== undefined) {
@@ -2659,11 +2702,11 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
   }
   const value11 = value.type;
-  if (value11 === undefined) $rt.missing(errors, path, "type", at + "/required");
+  if (value11 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (value11 !== "resource_link")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED22, value11, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED45, value11, at + "/properties/type/const");
   const value12 = value.uri;
-  if (value12 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value12 === undefined) return $rt.missing(errors, path, $REQUIRED46, at + "/required");
   if (typeof value12 !== "string") $rt.notString(errors, path + "/uri", value12, at + "/properties/uri/type");
 }
 /** The value as `ResourceLink`, or its errors. */
@@ -2717,12 +2760,12 @@ function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
     }
   }
   const value5 = value.src;
-  if (value5 === undefined) $rt.missing(errors, path, "src", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED47, at + "/required");
   else if (typeof value5 !== "string") $rt.notString(errors, path + "/src", value5, at + "/properties/src/type");
   const value6 = value.theme;
   if (value6 !== undefined) {
     if (!(value6 === "dark" || value6 === "light"))
-      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED23, value6, at + "/properties/theme/enum");
+      $rt.unexpected(errors, path + "/theme", "enum", $EXPECTED48, value6, at + "/properties/theme/enum");
   }
 }
 /** The value as `Icon`, or its errors. */
@@ -2763,7 +2806,7 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
   const value2 = value.annotations;
   if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
   const value3 = value.resource;
-  if (value3 === undefined) $rt.missing(errors, path, "resource", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED49, at + "/required");
   else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
     $rt.report(
       errors,
@@ -2773,9 +2816,9 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
       at + "/properties/resource/anyOf",
     );
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value4 !== "resource")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED24, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED50, value4, at + "/properties/type/const");
 }
 /** The value as `EmbeddedResource`, or its errors. */
 export function validateEmbeddedResource(
@@ -2820,10 +2863,10 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $rt.Er
     if (typeof value2 !== "string") $rt.notString(errors, path + "/mimeType", value2, at + "/properties/mimeType/type");
   }
   const value3 = value.text;
-  if (value3 === undefined) $rt.missing(errors, path, "text", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
   const value4 = value.uri;
-  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED46, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `TextResourceContents`, or its errors. */
@@ -2865,14 +2908,14 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.Er
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.blob;
-  if (value2 === undefined) $rt.missing(errors, path, "blob", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED51, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/blob", value2, at + "/properties/blob/type");
   const value3 = value.mimeType;
   if (value3 !== undefined) {
     if (typeof value3 !== "string") $rt.notString(errors, path + "/mimeType", value3, at + "/properties/mimeType/type");
   }
   const value4 = value.uri;
-  if (value4 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED46, at + "/required");
   if (typeof value4 !== "string") $rt.notString(errors, path + "/uri", value4, at + "/properties/uri/type");
 }
 /** The value as `BlobResourceContents`, or its errors. */
@@ -2908,7 +2951,7 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.uri;
-  if (value2 === undefined) return $rt.missing(errors, path, "uri", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED46, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/uri", value2, at + "/properties/uri/type");
 }
 /** The value as `ReadResourceRequestParams`, or its errors. */
@@ -2964,7 +3007,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
     }
   }
   const value5 = value.name;
-  if (value5 === undefined) return $rt.missing(errors, path, "name", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED35, at + "/required");
   if (typeof value5 !== "string") $rt.notString(errors, path + "/name", value5, at + "/properties/name/type");
 }
 /** The value as `GetPromptRequestParams`, or its errors. */
@@ -2998,10 +3041,10 @@ function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
-  if (value1 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else $checkContentBlock(value1, path + "/content", errors);
   const value2 = value.role;
-  if (value2 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   $checkRole(value2, path + "/role", errors);
 }
 /** The value as `PromptMessage`, or its errors. */
@@ -3073,10 +3116,10 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
     }
   }
   const value8 = value.inputSchema;
-  if (value8 === undefined) $rt.missing(errors, path, "inputSchema", at + "/required");
+  if (value8 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
   else $checkToolInputSchema(value8, path + "/inputSchema", errors);
   const value9 = value.name;
-  if (value9 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value9 !== "string") $rt.notString(errors, path + "/name", value9, at + "/properties/name/type");
   const value10 = value.outputSchema;
   if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
@@ -3151,9 +3194,9 @@ function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSi
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED53, value8, at + "/properties/type/const");
 }
 /** The value as `ToolInputSchema`, or its errors. */
 export function validateToolInputSchema(
@@ -3224,9 +3267,9 @@ function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorS
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED53, value8, at + "/properties/type/const");
 }
 /** The value as `ToolOutputSchema`, or its errors. */
 export function validateToolOutputSchema(
@@ -3320,7 +3363,7 @@ function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorSink
   const value1 = value.taskSupport;
   if (value1 !== undefined) {
     if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
-      $rt.unexpected(errors, path + "/taskSupport", "enum", $EXPECTED8, value1, at + "/properties/taskSupport/enum");
+      $rt.unexpected(errors, path + "/taskSupport", "enum", $EXPECTED19, value1, at + "/properties/taskSupport/enum");
   }
 }
 /** The value as `ToolExecution`, or its errors. */
@@ -3382,17 +3425,17 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
         errors,
         path + "/includeContext",
         "enum",
-        $EXPECTED26,
+        $EXPECTED54,
         value2,
         at + "/properties/includeContext/enum",
       );
   }
   const value3 = value.maxTokens;
-  if (value3 === undefined) $rt.missing(errors, path, "maxTokens", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED55, at + "/required");
   else if (!(typeof value3 === "number" && Number.isInteger(value3)))
     $rt.notInteger(errors, path + "/maxTokens", value3, at + "/properties/maxTokens/type");
   const value4 = value.messages;
-  if (value4 === undefined) $rt.missing(errors, path, "messages", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED25, at + "/required");
   else if (!Array.isArray(value4)) $rt.notArray(errors, path + "/messages", value4, at + "/properties/messages/type");
   else {
     for (let i5 = 0; i5 < value4.length; i5++) {
@@ -3491,7 +3534,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else if (!(
     $testTextContent(value2) ||
     $testImageContent(value2) ||
@@ -3508,7 +3551,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
       at + "/properties/content/anyOf",
     );
   const value3 = value.role;
-  if (value3 === undefined) return $rt.missing(errors, path, "role", at + "/required");
+  if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
   $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
@@ -3552,18 +3595,18 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.id;
-  if (value2 === undefined) $rt.missing(errors, path, "id", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
-  if (value3 === undefined) $rt.missing(errors, path, "input", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED56, at + "/required");
   else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
-  if (value4 === undefined) $rt.missing(errors, path, "name", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
   const value5 = value.type;
-  if (value5 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value5 !== "tool_use")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED27, value5, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED57, value5, at + "/properties/type/const");
 }
 /** The value as `ToolUseContent`, or its errors. */
 export function validateToolUseContent(
@@ -3608,7 +3651,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
-  if (value2 === undefined) $rt.missing(errors, path, "content", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
   else {
     for (let i3 = 0; i3 < value2.length; i3++) {
@@ -3627,13 +3670,13 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
       $rt.notObject(errors, path + "/structuredContent", value6, at + "/properties/structuredContent/type");
   }
   const value7 = value.toolUseId;
-  if (value7 === undefined) $rt.missing(errors, path, "toolUseId", at + "/required");
+  if (value7 === undefined) $rt.missing(errors, path, $REQUIRED58, at + "/required");
   else if (typeof value7 !== "string")
     $rt.notString(errors, path + "/toolUseId", value7, at + "/properties/toolUseId/type");
   const value8 = value.type;
-  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value8 !== "tool_result")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED28, value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED59, value8, at + "/properties/type/const");
 }
 /** The value as `ToolResultContent`, or its errors. */
 export function validateToolResultContent(
@@ -3700,8 +3743,8 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
       $checkToolResultContent(value, path, errors);
       break;
     default:
-      if (tag1 === undefined) $rt.missing(errors, path, "type", at + "/anyOf");
-      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED29, tag1, at + "/anyOf");
+      if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/anyOf");
+      else $rt.unexpected(errors, path + "/type", "discriminator", $EXPECTED60, tag1, at + "/anyOf");
   }
 }
 /** The value as `SamplingMessageContentBlock`, or its errors. */
@@ -3870,7 +3913,7 @@ function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
-      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED30, value1, at + "/properties/mode/enum");
+      $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED61, value1, at + "/properties/mode/enum");
   }
 }
 /** The value as `ToolChoice`, or its errors. */
@@ -3939,21 +3982,21 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.elicitationId;
-  if (value2 === undefined) $rt.missing(errors, path, "elicitationId", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/elicitationId", value2, at + "/properties/elicitationId/type");
   const value3 = value.message;
-  if (value3 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (typeof value3 !== "string")
     $rt.notString(errors, path + "/message", value3, at + "/properties/message/type");
   const value4 = value.mode;
-  if (value4 === undefined) $rt.missing(errors, path, "mode", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED65, at + "/required");
   else if (value4 !== "url")
-    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED31, value4, at + "/properties/mode/const");
+    $rt.unexpected(errors, path + "/mode", "const", $EXPECTED64, value4, at + "/properties/mode/const");
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
   const value6 = value.url;
-  if (value6 === undefined) return $rt.missing(errors, path, "url", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED66, at + "/required");
   if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
 }
 /** The value as `ElicitRequestURLParams`, or its errors. */
@@ -3995,16 +4038,16 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const value1 = value._meta;
   if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
   const value2 = value.message;
-  if (value2 === undefined) $rt.missing(errors, path, "message", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (typeof value2 !== "string")
     $rt.notString(errors, path + "/message", value2, at + "/properties/message/type");
   const value3 = value.mode;
   if (value3 !== undefined) {
     if (value3 !== "form")
-      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED32, value3, at + "/properties/mode/const");
+      $rt.unexpected(errors, path + "/mode", "const", $EXPECTED67, value3, at + "/properties/mode/const");
   }
   const value4 = value.requestedSchema;
-  if (value4 === undefined) $rt.missing(errors, path, "requestedSchema", at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED68, at + "/required");
   else $checkElicitRequestFormParamsRequestedSchema(value4, path + "/requestedSchema", errors);
   const value5 = value.task;
   if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
@@ -4050,7 +4093,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
-  if (value2 === undefined) $rt.missing(errors, path, "properties", at + "/required");
+  if (value2 === undefined) $rt.missing(errors, path, $REQUIRED69, at + "/required");
   else if (!$rt.isJsonObject(value2))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
@@ -4073,9 +4116,9 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     }
   }
   const value8 = value.type;
-  if (value8 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value8 !== "object")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED25, value8, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED53, value8, at + "/properties/type/const");
 }
 /** The value as `ElicitRequestFormParamsRequestedSchema`, or its errors. */
 export function validateElicitRequestFormParamsRequestedSchema(
@@ -4176,7 +4219,7 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!(value3 === "date" || value3 === "date-time" || value3 === "email" || value3 === "uri"))
-      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED33, value3, at + "/properties/format/enum");
+      $rt.unexpected(errors, path + "/format", "enum", $EXPECTED70, value3, at + "/properties/format/enum");
   }
   const value4 = value.maxLength;
   if (value4 !== undefined) {
@@ -4193,9 +4236,9 @@ function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED71, value7, at + "/properties/type/const");
 }
 /** The value as `StringSchema`, or its errors. */
 export function validateStringSchema(
@@ -4260,9 +4303,9 @@ function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink)
     if (typeof value5 !== "string") $rt.notString(errors, path + "/title", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
-  if (value6 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (!(value6 === "integer" || value6 === "number"))
-    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED35, value6, at + "/properties/type/enum");
+    $rt.unexpected(errors, path + "/type", "enum", $EXPECTED72, value6, at + "/properties/type/enum");
 }
 /** The value as `NumberSchema`, or its errors. */
 export function validateNumberSchema(
@@ -4312,9 +4355,9 @@ function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink
     if (typeof value3 !== "string") $rt.notString(errors, path + "/title", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value4 !== "boolean")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED36, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED73, value4, at + "/properties/type/const");
 }
 /** The value as `BooleanSchema`, or its errors. */
 export function validateBooleanSchema(
@@ -4362,7 +4405,7 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -4377,9 +4420,9 @@ function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, erro
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED71, value7, at + "/properties/type/const");
 }
 /** The value as `UntitledSingleSelectEnumSchema`, or its errors. */
 export function validateUntitledSingleSelectEnumSchema(
@@ -4427,7 +4470,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
-  if (value3 === undefined) $rt.missing(errors, path, "oneOf", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED75, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/oneOf", value3, at + "/properties/oneOf/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -4441,9 +4484,9 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     if (typeof value6 !== "string") $rt.notString(errors, path + "/title", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
-  if (value7 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value7 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value7, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED71, value7, at + "/properties/type/const");
 }
 /** The value as `TitledSingleSelectEnumSchema`, or its errors. */
 export function validateTitledSingleSelectEnumSchema(
@@ -4476,10 +4519,10 @@ function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, er
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED76, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED77, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledSingleSelectEnumSchemaItem`, or its errors. */
@@ -4540,7 +4583,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
       $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED78, at + "/required");
   else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -4557,9 +4600,9 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
     if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
-  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED37, value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED79, value9, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchema`, or its errors. */
 export function validateUntitledMultiSelectEnumSchema(
@@ -4592,7 +4635,7 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
-  if (value1 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
   else {
     for (let i2 = 0; i2 < value1.length; i2++) {
@@ -4603,9 +4646,9 @@ function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, 
     }
   }
   const value4 = value.type;
-  if (value4 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value4 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value4, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED71, value4, at + "/properties/type/const");
 }
 /** The value as `UntitledMultiSelectEnumSchemaItems`, or its errors. */
 export function validateUntitledMultiSelectEnumSchemaItems(
@@ -4665,7 +4708,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
       $rt.notString(errors, path + "/description", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
-  if (value5 === undefined) $rt.missing(errors, path, "items", at + "/required");
+  if (value5 === undefined) $rt.missing(errors, path, $REQUIRED78, at + "/required");
   else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
@@ -4682,9 +4725,9 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
     if (typeof value8 !== "string") $rt.notString(errors, path + "/title", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
-  if (value9 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value9 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value9 !== "array")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED37, value9, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED79, value9, at + "/properties/type/const");
 }
 /** The value as `TitledMultiSelectEnumSchema`, or its errors. */
 export function validateTitledMultiSelectEnumSchema(
@@ -4715,7 +4758,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
-  if (value1 === undefined) return $rt.missing(errors, path, "anyOf", at + "/required");
+  if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED80, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
@@ -4755,10 +4798,10 @@ function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
-  if (value1 === undefined) $rt.missing(errors, path, "const", at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED76, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
   const value2 = value.title;
-  if (value2 === undefined) return $rt.missing(errors, path, "title", at + "/required");
+  if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED77, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/title", value2, at + "/properties/title/type");
 }
 /** The value as `TitledMultiSelectEnumSchemaItemsItem`, or its errors. */
@@ -4809,7 +4852,7 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
       $rt.notString(errors, path + "/description", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
-  if (value3 === undefined) $rt.missing(errors, path, "enum", at + "/required");
+  if (value3 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else if (!Array.isArray(value3)) $rt.notArray(errors, path + "/enum", value3, at + "/properties/enum/type");
   else {
     for (let i4 = 0; i4 < value3.length; i4++) {
@@ -4836,9 +4879,9 @@ function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.
     if (typeof value9 !== "string") $rt.notString(errors, path + "/title", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
-  if (value10 === undefined) return $rt.missing(errors, path, "type", at + "/required");
+  if (value10 === undefined) return $rt.missing(errors, path, $REQUIRED36, at + "/required");
   if (value10 !== "string")
-    $rt.unexpected(errors, path + "/type", "const", $EXPECTED34, value10, at + "/properties/type/const");
+    $rt.unexpected(errors, path + "/type", "const", $EXPECTED71, value10, at + "/properties/type/const");
 }
 /** The value as `LegacyTitledEnumSchema`, or its errors. */
 export function validateLegacyTitledEnumSchema(

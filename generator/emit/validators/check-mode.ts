@@ -164,18 +164,23 @@ export class CheckEmitter {
     return exprStmt(call(this.scope.runtime("wrongType"), ERRORS, path, str(expected), v, schemaPath));
   }
 
-  /**
-   * A `const`, `enum` or tag mismatch. Its expected text's message parts are a module constant
-   * (`$EXPECTED…`, made once when the module loads), not looked up by the text on each error.
-   */
+  /** A `const`, `enum` or tag mismatch. */
   private unexpected(path: Expr, keyword: string, expected: string, v: Expr, node: Node, schemaKeyword?: string): Stmt {
-    const wordsFor = `${RUNTIME_NAMESPACE}.wordsFor`;
-    const words = this.scope.constant("EXPECTED", `${wordsFor}(${JSON.stringify(expected)})`, [wordsFor]);
+    const words = this.runtimeWords("EXPECTED", "wordsFor", expected);
     return exprStmt(call(this.scope.runtime("unexpected"), ERRORS, path, str(keyword), words, v, this.schemaPath(node, schemaKeyword)));
   }
 
-  private missing(path: Expr, name: string, node: Node): Stmt {
-    return exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(name), this.schemaPath(node, "required")));
+  private missing(path: Expr, name: string, node: Node, schemaPath: Expr = this.schemaPath(node, "required")): Stmt {
+    return exprStmt(call(this.scope.runtime("missing"), ERRORS, path, this.runtimeWords("REQUIRED", "missingWordsFor", name), schemaPath));
+  }
+
+  /**
+   * The module constant holding the message parts of one expected text or property name (`$EXPECTED…`,
+   * `$REQUIRED…`), made once when the module loads rather than looked up on each error.
+   */
+  private runtimeWords(prefix: string, maker: string, text: string): Expr {
+    const make = `${RUNTIME_NAMESPACE}.${maker}`;
+    return this.scope.constant(prefix, `${make}(${JSON.stringify(text)})`, [make]);
   }
 
   private conditions(conditions: readonly Condition[], path: Expr, node: Node): Stmt[] {
@@ -532,7 +537,7 @@ export class CheckEmitter {
       tests: c.values.map(literal),
       body: [...this.statements(node.variants[c.variant]!, v, path, owner), BREAK],
     }));
-    const missing = exprStmt(call(this.scope.runtime("missing"), ERRORS, path, str(discriminator.property), this.schemaPath(node)));
+    const missing = this.missing(path, discriminator.property, node, this.schemaPath(node));
     const unknown = this.unexpected(tagPath, "discriminator", `one of ${allowed}`, id(tag), node);
     const body = [constant(tag, propertyAccess(v, discriminator.property, this.scope)), switchOn(id(tag), cases, ifElse(compare(id(tag), "===", UNDEFINED), [missing], [unknown]))];
     return ifElse(not(this.scope.isJsonObjectOnErrorPath(v)), [this.typeError(path, "an object", v, node)], body);

@@ -78,8 +78,8 @@ export interface ErrorSink {
   add(path: string, keyword: string, message: string, schemaPath: string): void;
   /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message made only when it is kept. */
   addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void;
-  /** A required property that is absent (`path`: the object's path). */
-  addMissing(path: string, name: string, schemaPath: string): void;
+  /** A required property that is absent (`path`: the object's path), by its words (`missingWordsFor`). */
+  addMissing(path: string, words: MissingWords, schemaPath: string): void;
 }
 
 /**
@@ -135,8 +135,7 @@ export class ErrorList implements ErrorSink {
     this.record(path, keyword, expected, value, schemaPath);
   }
 
-  addMissing(path: string, name: string, schemaPath: string): void {
-    const words = missingWords(name);
+  addMissing(path: string, words: MissingWords, schemaPath: string): void {
     this.record(path + words.token, "required", words, MISSING, schemaPath);
   }
 
@@ -229,10 +228,8 @@ export class FirstError implements ErrorSink {
     if (!this.full) this.found({ path, keyword, message: unexpectedMessage(expected, value), schemaPath });
   }
 
-  addMissing(path: string, name: string, schemaPath: string): void {
-    if (this.full) return;
-    const words = missingWords(name);
-    this.found({ path: path + words.token, keyword: "required", message: words.message, schemaPath });
+  addMissing(path: string, words: MissingWords, schemaPath: string): void {
+    if (!this.full) this.found({ path: path + words.token, keyword: "required", message: words.message, schemaPath });
   }
 
   private found(error: ValidationError): void {
@@ -311,7 +308,8 @@ export interface ExpectedWords {
   readonly byType: (string | undefined)[];
 }
 
-interface MissingWords {
+/** The parts of a missing property's error, made once per name (`missingWordsFor`). */
+export interface MissingWords {
   /** `/name` as a JSON-pointer token. */
   readonly token: string;
   readonly message: string;
@@ -352,7 +350,8 @@ const AN_INTEGER = wordsFor("an integer");
 const A_NUMBER = wordsFor("a number");
 const A_BOOLEAN = wordsFor("a boolean");
 
-function missingWords(name: string): MissingWords {
+/** The `MissingWords` of a property name: made once while the map has room. */
+export function missingWordsFor(name: string): MissingWords {
   let words = missingWordsByName.get(name);
   if (words === undefined) {
     words = { token: `/${pointerToken(name)}`, message: `missing required property "${name}"` };
@@ -625,9 +624,9 @@ export function notBoolean(errors: ErrorSink, path: string, value: unknown, sche
   errors.addUnexpected(path, "type", A_BOOLEAN, value, schemaPath);
 }
 
-/** Reports a required property that is absent. */
-export function missing(errors: ErrorSink, path: string, name: string, schemaPath: string): void {
-  errors.addMissing(path, name, schemaPath);
+/** Reports a required property that is absent, by its words (`missingWordsFor`, a constant of the generated module). */
+export function missing(errors: ErrorSink, path: string, words: MissingWords, schemaPath: string): void {
+  errors.addMissing(path, words, schemaPath);
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as ext0522 from "../../../generated/ext-tasks-2026-05-22/validators.js";
 import * as draft from "../../../generated/ext-tasks-draft/validators.js";
 import * as t25 from "../../../generated/tasks-2025-11-25/validators.js";
-import { ErrorList, FirstError, wordsFor, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
+import { ErrorList, FirstError, missingWordsFor, wordsFor, type ValidationResult } from "../../../templates/runtime/protocol/json.js";
 
 /**
  * `validateX(value, { abortEarly: true })`: the first error only, found the way the full search finds
@@ -213,8 +213,8 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
     list.addUnexpected("/m", "const", words('"a"'), "b", "#/d");
     list.addUnexpected("/m", "const", words('"a"'), "c", "#/d");
     list.addUnexpected("/n", "enum", words("one of 1 | 2"), 3, "#/d");
-    list.addMissing("", "id", "#/e");
-    list.addMissing("", "id", "#/f");
+    list.addMissing("", missingWordsFor("id"), "#/e");
+    list.addMissing("", missingWordsFor("id"), "#/f");
     list.add("/id", "required", 'missing required property "id"', "#/g");
     expect(list.kept.map((e) => [e.path, e.message])).toEqual([
       ["/params", "expected an object, got null"],
@@ -251,7 +251,7 @@ describe("FirstError: the first error only", () => {
   it("keeps the first report and ignores the rest", () => {
     const first = new FirstError();
     expect(first.full).toBe(false);
-    first.addMissing("/p", "a", "#/x");
+    first.addMissing("/p", missingWordsFor("a"), "#/x");
     first.addUnexpected("/b", "type", wordsFor("a string"), 1, "#/y");
     first.add("/c", "minimum", "too small", "#/z");
     expect([first.full, first.error]).toEqual([true, { path: "/p/a", keyword: "required", message: 'missing required property "a"', schemaPath: "#/x" }]);

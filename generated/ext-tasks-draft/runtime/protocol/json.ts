@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: d0a5333c670d8d07a22739048c65e013c1f0e541500cbeef1ee43ddeaa470168 851f89a3423be759a5aae6f8e474f0b555f615283e28b1f6484c502a468babb3
+// Fingerprint: db86aa4b9922a54dc8ceea1045fdbeab48de55e4d0062cb17d722f352d20354d 4a498d3470705cf39cced7c8130e3e03bc35c08ba5f5dff8648e96b0c2de175d
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -85,8 +85,8 @@ export interface ErrorSink {
   add(path: string, keyword: string, message: string, schemaPath: string): void;
   /** `expected …, got …` (keyword `type`, `const`, `enum`, …), its message made only when it is kept. */
   addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void;
-  /** A required property that is absent (`path`: the object's path). */
-  addMissing(path: string, name: string, schemaPath: string): void;
+  /** A required property that is absent (`path`: the object's path), by its words (`missingWordsFor`). */
+  addMissing(path: string, words: MissingWords, schemaPath: string): void;
 }
 
 /**
@@ -142,8 +142,7 @@ export class ErrorList implements ErrorSink {
     this.record(path, keyword, expected, value, schemaPath);
   }
 
-  addMissing(path: string, name: string, schemaPath: string): void {
-    const words = missingWords(name);
+  addMissing(path: string, words: MissingWords, schemaPath: string): void {
     this.record(path + words.token, "required", words, MISSING, schemaPath);
   }
 
@@ -236,10 +235,8 @@ export class FirstError implements ErrorSink {
     if (!this.full) this.found({ path, keyword, message: unexpectedMessage(expected, value), schemaPath });
   }
 
-  addMissing(path: string, name: string, schemaPath: string): void {
-    if (this.full) return;
-    const words = missingWords(name);
-    this.found({ path: path + words.token, keyword: "required", message: words.message, schemaPath });
+  addMissing(path: string, words: MissingWords, schemaPath: string): void {
+    if (!this.full) this.found({ path: path + words.token, keyword: "required", message: words.message, schemaPath });
   }
 
   private found(error: ValidationError): void {
@@ -318,7 +315,8 @@ export interface ExpectedWords {
   readonly byType: (string | undefined)[];
 }
 
-interface MissingWords {
+/** The parts of a missing property's error, made once per name (`missingWordsFor`). */
+export interface MissingWords {
   /** `/name` as a JSON-pointer token. */
   readonly token: string;
   readonly message: string;
@@ -359,7 +357,8 @@ const AN_INTEGER = wordsFor("an integer");
 const A_NUMBER = wordsFor("a number");
 const A_BOOLEAN = wordsFor("a boolean");
 
-function missingWords(name: string): MissingWords {
+/** The `MissingWords` of a property name: made once while the map has room. */
+export function missingWordsFor(name: string): MissingWords {
   let words = missingWordsByName.get(name);
   if (words === undefined) {
     words = { token: `/${pointerToken(name)}`, message: `missing required property "${name}"` };
@@ -632,9 +631,9 @@ export function notBoolean(errors: ErrorSink, path: string, value: unknown, sche
   errors.addUnexpected(path, "type", A_BOOLEAN, value, schemaPath);
 }
 
-/** Reports a required property that is absent. */
-export function missing(errors: ErrorSink, path: string, name: string, schemaPath: string): void {
-  errors.addMissing(path, name, schemaPath);
+/** Reports a required property that is absent, by its words (`missingWordsFor`, a constant of the generated module). */
+export function missing(errors: ErrorSink, path: string, words: MissingWords, schemaPath: string): void {
+  errors.addMissing(path, words, schemaPath);
 }
 
 /**
