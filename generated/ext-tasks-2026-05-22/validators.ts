@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9fd56fa510021553cc5fa22e7dcd9605f3c26636a3944a88468f0fae3cc58c39 ec66081a5461017f6caa4942cb185ce3312196c2da2ce681c9880cb378447c49
+// Fingerprint: 25e9a1a3352024d2189e7eb496725f92d025e147e4c629f4c0ba6328a770e8a8 c37dd7927cd32fc425e14b8e2306aae3eefce88448d6fff46283597bddf80728
 
 import type {
   CancelTaskRequest,
@@ -1274,7 +1274,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   }
   const value8 = value.inputRequests;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
-  else $checkInputRequests(value8, path + "/inputRequests", errors);
+  else if (!$testInputRequests(value8)) $checkInputRequests(value8, path + "/inputRequests", errors);
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -1892,7 +1892,7 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED24, at + "/required");
-  else $checkInputResponses(value2, path + "/inputResponses", errors);
+  else if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
   for (const key3 in value) {
     if (errors.full) break;
     if (!(key3 === "taskId" || key3 === "inputResponses"))

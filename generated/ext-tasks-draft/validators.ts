@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 261376d892d2b139997e416ebcae597413f71218b177f0748da2ea997a3b1aec d7b7b6045b9b263b0386c915ad9aacf75911765b6c62400e69cffd569cdb3d9b
+// Fingerprint: bd6c6c85d3c125ba34131711fb9130215d3fff85d4ee4f1e0b3f7dead535bccb d048ae4b32636fcf627ce7e02dc0245249fb6cebcbe53263f23f12e1d394338a
 
 import type {
   CancelTaskRequest,
@@ -1144,7 +1144,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   }
   const value8 = value.inputRequests;
   if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED20, at + "/required");
-  $checkInputRequests(value8, path + "/inputRequests", errors);
+  if (!$testInputRequests(value8)) $checkInputRequests(value8, path + "/inputRequests", errors);
 }
 /** The value as `InputRequiredTask`, or its errors. */
 export function validateInputRequiredTask(
@@ -1585,7 +1585,7 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED23, at + "/required");
-  $checkInputResponses(value2, path + "/inputResponses", errors);
+  if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
 }
 /** The value as `UpdateTaskRequestParams`, or its errors. */
 export function validateUpdateTaskRequestParams(
@@ -5171,7 +5171,9 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.Err
   const value1 = value._meta;
   if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputRequests;
-  if (value2 !== undefined) $checkInputRequests(value2, path + "/inputRequests", errors);
+  if (value2 !== undefined) {
+    if (!$testInputRequests(value2)) $checkInputRequests(value2, path + "/inputRequests", errors);
+  }
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -5776,7 +5778,9 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
-  if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
+  if (value2 !== undefined) {
+    if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+  }
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -6129,7 +6133,9 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.inputResponses;
-  if (value3 !== undefined) $checkInputResponses(value3, path + "/inputResponses", errors);
+  if (value3 !== undefined) {
+    if (!$testInputResponses(value3)) $checkInputResponses(value3, path + "/inputResponses", errors);
+  }
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
@@ -6649,7 +6655,9 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
-  if (value2 !== undefined) $checkInputResponses(value2, path + "/inputResponses", errors);
+  if (value2 !== undefined) {
+    if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+  }
   const value3 = value.requestState;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -6858,7 +6866,9 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
     }
   }
   const value5 = value.inputResponses;
-  if (value5 !== undefined) $checkInputResponses(value5, path + "/inputResponses", errors);
+  if (value5 !== undefined) {
+    if (!$testInputResponses(value5)) $checkInputResponses(value5, path + "/inputResponses", errors);
+  }
   const value6 = value.name;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value6 !== "string") $rt.notString(errors, path + "/name", value6, at + "/properties/name/type");

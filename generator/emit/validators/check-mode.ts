@@ -218,8 +218,16 @@ export class CheckEmitter {
         const c = literalCondition(node, v, this.scope);
         return ifElse(not(c.test), [this.unexpected(path, c.keyword, c.expected!, v, node, c.keyword)]);
       }
-      case "ref":
-        return [exprStmt(call(this.checkName(node.target), v, path, ERRORS))];
+      case "ref": {
+        const check = exprStmt(call(this.checkName(node.target), v, path, ERRORS));
+        // A map or array its test accepts has no error to find: testing it first spares the check's walk
+        // through its members, a path built for each (as the exported `validateX` tests before it checks).
+        // Not for a definition on a reference cycle: testing again at each level of a deep value would
+        // make the search quadratic.
+        const target = this.model.byId.get(node.target)!.node;
+        if (!WALKED_KINDS.has(target.kind) || this.test.recursive.has(node.target)) return [check];
+        return ifElse(not(call(this.test.isName(node.target), v)), [check]);
+      }
       case "object":
         return this.objectStatements(node, owner);
       case "map":
@@ -561,6 +569,9 @@ function guardClauses(body: readonly Stmt[]): Stmt[] {
 const LOCATION_CHUNK = 32;
 
 /** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
+/** Definitions whose check builds a path per member or item (see the `ref` case of `fragment`). */
+const WALKED_KINDS = new Set<Node["kind"]>(["map", "array"]);
+
 /** Primitive types whose test is the JSON-type guard of a union's variant itself (see `variantUnderItsGuard`). */
 const GUARD_IMPLIED_TYPES = new Set<string>(["string", "boolean", "null"]);
 
