@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2896b6a4b88452f3f05ba0cfac96c02ed208e0384a83a4682537a84db992c28b c35e4c83e0dd4c1c9af0e899b394efb3be026215f58cda26c3d8726ae9a4d005
+// Fingerprint: 2680dd415efd8b8523ffbb81088c5b97f29c068512280d04ee59b2da53103786 f39ceea47894b9a6bc054500e8333e88e105a30bc2e1a9f1599175ad70057b4a
 
 import type {
   McpElicitationArrayType,
@@ -155,7 +155,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationBooleanType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
@@ -392,7 +392,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   }
   const value10 = value.type;
   if (value10 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationStringType(value10, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value10, path + "/type", errors);
   for (const key11 in value) {
     if (errors.full) break;
     if (!(
@@ -548,7 +548,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   }
   const value6 = value.type;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationNumberType(value6, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationNumberType(value6, path + "/type", errors);
   for (const key7 in value) {
     if (errors.full) break;
     if (!(
@@ -716,7 +716,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     for (const key3 in value2) {
       if (errors.full) break;
       const item4 = value2[key3];
-      $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+      if (!errors.full)
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
     }
   }
   const value5 = value.required;
@@ -738,7 +739,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   }
   const value8 = value.type;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationObjectType(value8, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationObjectType(value8, path + "/type", errors);
   for (const key9 in value) {
     if (errors.full) break;
     if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
@@ -894,8 +895,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
-      if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      else if (!$isNull(value3))
+      if ($isString(value3)) {
+        if (!errors.full) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+      } else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
     }
   }
@@ -934,7 +936,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(
@@ -1021,7 +1023,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
-      $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
+      if (!errors.full) $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
     }
   }
   for (const key4 in value) {
@@ -1130,7 +1132,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
@@ -1166,7 +1168,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
     if (!(
@@ -1263,7 +1265,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
+      if (!errors.full) $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
     }
   }
   const value6 = value.title;
@@ -1277,7 +1279,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
@@ -1342,7 +1344,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationStringType(value4, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "enum" || key5 === "type"))
@@ -1449,7 +1451,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
@@ -1485,7 +1487,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
     if (!(
@@ -1597,7 +1599,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
@@ -1669,16 +1671,16 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
   const tag4 = value.mode;
   switch (tag4) {
     case "form":
-      $checkMcpServerElicitationRequestParamsForm(value, path, errors);
+      if (!errors.full) $checkMcpServerElicitationRequestParamsForm(value, path, errors);
       break;
     case "openai/form":
-      $checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
+      if (!errors.full) $checkMcpServerElicitationRequestParamsOpenaiSlashForm(value, path, errors);
       break;
     case "openaiForm":
-      $checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
+      if (!errors.full) $checkMcpServerElicitationRequestParamsOpenaiForm(value, path, errors);
       break;
     case "url":
-      $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
+      if (!errors.full) $checkMcpServerElicitationRequestParamsUrl(value, path, errors);
       break;
     default:
       if (tag4 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/oneOf");
@@ -1729,7 +1731,7 @@ function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: strin
     $rt.unexpected(errors, path + "/mode", "enum", $EXPECTED20, value2, at + "/properties/mode/enum");
   const value3 = value.requestedSchema;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED21, at + "/required");
-  $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
+  if (!errors.full) $checkMcpElicitationSchema(value3, path + "/requestedSchema", errors);
 }
 /** The value as `McpServerElicitationRequestParamsForm`, or its errors. */
 export function validateMcpServerElicitationRequestParamsForm(

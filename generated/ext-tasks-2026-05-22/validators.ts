@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 25e9a1a3352024d2189e7eb496725f92d025e147e4c629f4c0ba6328a770e8a8 c37dd7927cd32fc425e14b8e2306aae3eefce88448d6fff46283597bddf80728
+// Fingerprint: aeb22631729676c951e7fd451afcdf46470d36deae50af5eb9c7b26d2e653b03 cc840317d1c92815d55f7fb4303ace6dd794431e0f959d06dedaf139c2ac6a5f
 
 import type {
   CancelTaskRequest,
@@ -233,7 +233,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED4, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  else $checkCancelTaskRequestParams(value4, path + "/params", errors);
+  else if (!errors.full) $checkCancelTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
@@ -322,7 +322,9 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
+  }
 }
 /** The value as `CancelTaskResult`, or its errors. */
 export function validateCancelTaskResult(
@@ -402,8 +404,9 @@ function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
     }
   }
   const value2 = value["io.modelcontextprotocol/related-task"];
-  if (value2 !== undefined)
-    $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkResultMetaRelatedTask(value2, path + "/io.modelcontextprotocol~1related-task", errors);
+  }
 }
 /** The value as `ResultMeta`, or its errors. */
 export function validateResultMeta(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ResultMeta> {
@@ -727,8 +730,10 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-  $checkTask(value, path, errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
+  }
+  if (!errors.full) $checkTask(value, path, errors);
 }
 /** The value as `CreateTaskResult`, or its errors. */
 export function validateCreateTaskResult(
@@ -780,19 +785,19 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      $checkWorkingTask(value, path, errors);
+      if (!errors.full) $checkWorkingTask(value, path, errors);
       break;
     case "input_required":
-      $checkInputRequiredTask(value, path, errors);
+      if (!errors.full) $checkInputRequiredTask(value, path, errors);
       break;
     case "completed":
-      $checkCompletedTask(value, path, errors);
+      if (!errors.full) $checkCompletedTask(value, path, errors);
       break;
     case "failed":
-      $checkFailedTask(value, path, errors);
+      if (!errors.full) $checkFailedTask(value, path, errors);
       break;
     case "cancelled":
-      $checkCancelledTask(value, path, errors);
+      if (!errors.full) $checkCancelledTask(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/anyOf");
@@ -995,7 +1000,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  else $checkGetTaskRequestParams(value4, path + "/params", errors);
+  else if (!errors.full) $checkGetTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
@@ -1085,8 +1090,10 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
-  $checkDetailedTask(value, path, errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
+  }
+  if (!errors.full) $checkDetailedTask(value, path, errors);
 }
 /** The value as `GetTaskResult`, or its errors. */
 export function validateGetTaskResult(
@@ -1132,13 +1139,13 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
-      $checkElicitRequest(value, path, errors);
+      if (!errors.full) $checkElicitRequest(value, path, errors);
       break;
     case "sampling/createMessage":
-      $checkCreateMessageRequest(value, path, errors);
+      if (!errors.full) $checkCreateMessageRequest(value, path, errors);
       break;
     case "roots/list":
-      $checkListRootsRequest(value, path, errors);
+      if (!errors.full) $checkListRootsRequest(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/anyOf");
@@ -1179,7 +1186,7 @@ function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
-    $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
+    if (!errors.full) $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
 /** The value as `InputRequests`, or its errors. */
@@ -1274,7 +1281,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   }
   const value8 = value.inputRequests;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
-  else if (!$testInputRequests(value8)) $checkInputRequests(value8, path + "/inputRequests", errors);
+  else if (!(errors.full || $testInputRequests(value8))) $checkInputRequests(value8, path + "/inputRequests", errors);
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -1358,7 +1365,7 @@ function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSin
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
-    $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
+    if (!errors.full) $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
 /** The value as `InputResponses`, or its errors. */
@@ -1419,7 +1426,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
-  else $checkTaskStatus(value2, path + "/status", errors);
+  else if (!errors.full) $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -1498,7 +1505,7 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
     if (!$rt.isJsonObject(value1))
       $rt.notObject(errors, path + "/_meta", value1, at + "/allOf/0/properties/_meta/type");
   }
-  $checkDetailedTask(value, path, errors);
+  if (!errors.full) $checkDetailedTask(value, path, errors);
 }
 /** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
@@ -1546,7 +1553,7 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  else $checkTaskStatusNotificationParams(value3, path + "/params", errors);
+  else if (!errors.full) $checkTaskStatusNotificationParams(value3, path + "/params", errors);
   for (const key4 in value) {
     if (errors.full) break;
     if (!(key4 === "jsonrpc" || key4 === "method" || key4 === "params"))
@@ -1840,7 +1847,7 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED23, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  else $checkUpdateTaskRequestParams(value4, path + "/params", errors);
+  else if (!errors.full) $checkUpdateTaskRequestParams(value4, path + "/params", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "jsonrpc" || key5 === "id" || key5 === "method" || key5 === "params"))
@@ -1892,7 +1899,8 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED24, at + "/required");
-  else if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+  else if (!(errors.full || $testInputResponses(value2)))
+    $checkInputResponses(value2, path + "/inputResponses", errors);
   for (const key3 in value) {
     if (errors.full) break;
     if (!(key3 === "taskId" || key3 === "inputResponses"))
@@ -1934,7 +1942,9 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
+  }
 }
 /** The value as `UpdateTaskResult`, or its errors. */
 export function validateUpdateTaskResult(
@@ -2076,7 +2086,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED26, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  $checkElicitRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkElicitRequestParams(value2, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
@@ -2145,7 +2155,9 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.elicitationId;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED27, at + "/required");
   else if (typeof value2 !== "string")
@@ -2159,7 +2171,9 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   else if (value4 !== "url")
     $rt.unexpected(errors, path + "/mode", "const", $EXPECTED29, value4, at + "/properties/mode/const");
   const value5 = value.task;
-  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (value5 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value5, path + "/task", errors);
+  }
   const value6 = value.url;
   if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED31, at + "/required");
   if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
@@ -2280,7 +2294,9 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.message;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/required");
   else if (typeof value2 !== "string")
@@ -2292,9 +2308,11 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   }
   const value4 = value.requestedSchema;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED33, at + "/required");
-  else $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
+  else if (!errors.full) $checkMcpElicitationSchema(value4, path + "/requestedSchema", errors);
   const value5 = value.task;
-  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (value5 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value5, path + "/task", errors);
+  }
 }
 /** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
@@ -2351,7 +2369,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
     for (const key3 in value2) {
       if (errors.full) break;
       const item4 = value2[key3];
-      $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+      if (!errors.full)
+        $checkMcpElicitationPrimitiveSchema(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
     }
   }
   const value5 = value.required;
@@ -2373,7 +2392,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   }
   const value8 = value.type;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationObjectType(value8, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationObjectType(value8, path + "/type", errors);
   for (const key9 in value) {
     if (errors.full) break;
     if (!(key9 === "$schema" || key9 === "properties" || key9 === "required" || key9 === "type"))
@@ -2579,7 +2598,7 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(key8 === "default" || key8 === "description" || key8 === "enum" || key8 === "title" || key8 === "type"))
@@ -2695,7 +2714,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
+      if (!errors.full) $checkMcpElicitationConstOption(item5, path + "/oneOf/" + i4, errors);
     }
   }
   const value6 = value.title;
@@ -2709,7 +2728,7 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(key8 === "default" || key8 === "description" || key8 === "oneOf" || key8 === "title" || key8 === "type"))
@@ -2906,7 +2925,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
-  else $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkMcpElicitationUntitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
@@ -2942,7 +2961,7 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
     if (!(
@@ -3015,7 +3034,7 @@ function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, err
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationStringType(value4, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "enum" || key5 === "type"))
@@ -3149,7 +3168,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
-  else $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkMcpElicitationTitledEnumItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!($isNonNegativeInteger(value6) || $isNull(value6))) {
@@ -3185,7 +3204,7 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationArrayType(value9, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationArrayType(value9, path + "/type", errors);
   for (const key10 in value) {
     if (errors.full) break;
     if (!(
@@ -3250,7 +3269,7 @@ function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, error
     for (let i2 = 0; i2 < value1.length; i2++) {
       if (errors.full) break;
       const item3 = value1[i2];
-      $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
+      if (!errors.full) $checkMcpElicitationConstOption(item3, path + "/anyOf/" + i2, errors);
     }
   }
   for (const key4 in value) {
@@ -3374,7 +3393,7 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   }
   const value10 = value.type;
   if (value10 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationStringType(value10, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value10, path + "/type", errors);
   for (const key11 in value) {
     if (errors.full) break;
     if (!(
@@ -3476,8 +3495,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
-      if ($isString(value3)) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      else if (!$isNull(value3))
+      if ($isString(value3)) {
+        if (!errors.full) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
+      } else if (!$isNull(value3))
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
     }
   }
@@ -3516,7 +3536,7 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationStringType(value7, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationStringType(value7, path + "/type", errors);
   for (const key8 in value) {
     if (errors.full) break;
     if (!(
@@ -3668,7 +3688,7 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   }
   const value6 = value.type;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationNumberType(value6, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationNumberType(value6, path + "/type", errors);
   for (const key7 in value) {
     if (errors.full) break;
     if (!(
@@ -3783,7 +3803,7 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
-  else $checkMcpElicitationBooleanType(value4, path + "/type", errors);
+  else if (!errors.full) $checkMcpElicitationBooleanType(value4, path + "/type", errors);
   for (const key5 in value) {
     if (errors.full) break;
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type"))
@@ -3886,7 +3906,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED48, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
-  $checkCreateMessageRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
@@ -3939,7 +3959,9 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.includeContext;
   if (value2 !== undefined) {
     if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
@@ -3963,7 +3985,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     for (let i5 = 0; i5 < value4.length; i5++) {
       if (errors.full) break;
       const item6 = value4[i5];
-      $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
+      if (!errors.full) $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
     }
   }
   const value7 = value.metadata;
@@ -3971,7 +3993,9 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
-  if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  if (value8 !== undefined) {
+    if (!errors.full) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  }
   const value9 = value.stopSequences;
   if (value9 !== undefined) {
     if (!Array.isArray(value9))
@@ -3991,14 +4015,18 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $rt.notString(errors, path + "/systemPrompt", value12, at + "/properties/systemPrompt/type");
   }
   const value13 = value.task;
-  if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+  if (value13 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value13, path + "/task", errors);
+  }
   const value14 = value.temperature;
   if (value14 !== undefined) {
     if (!(typeof value14 === "number" && Number.isFinite(value14)))
       $rt.notNumber(errors, path + "/temperature", value14, at + "/properties/temperature/type");
   }
   const value15 = value.toolChoice;
-  if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+  if (value15 !== undefined) {
+    if (!errors.full) $checkToolChoice(value15, path + "/toolChoice", errors);
+  }
   const value16 = value.tools;
   if (value16 !== undefined) {
     if (!Array.isArray(value16)) $rt.notArray(errors, path + "/tools", value16, at + "/properties/tools/type");
@@ -4006,7 +4034,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       for (let i17 = 0; i17 < value16.length; i17++) {
         if (errors.full) break;
         const item18 = value16[i17];
-        $checkTool(item18, path + "/tools/" + i17, errors);
+        if (!errors.full) $checkTool(item18, path + "/tools/" + i17, errors);
       }
     }
   }
@@ -4049,10 +4077,10 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
-  else $checkSamplingContent(value2, path + "/content", errors);
+  else if (!errors.full) $checkSamplingContent(value2, path + "/content", errors);
   const value3 = value.role;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED53, at + "/required");
-  $checkRole(value3, path + "/role", errors);
+  if (!errors.full) $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
@@ -4080,14 +4108,15 @@ function $testSamplingContent(value: unknown): value is SamplingContent {
 function $checkSamplingContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingContent";
   if (!($testSamplingMessageContentBlock(value) || $isSamplingMessageContentBlockArray(value))) {
-    if ($isObject(value)) $checkSamplingMessageContentBlock(value, path, errors);
-    else if ($isArray(value)) {
+    if ($isObject(value)) {
+      if (!errors.full) $checkSamplingMessageContentBlock(value, path, errors);
+    } else if ($isArray(value)) {
       if (!Array.isArray(value)) $rt.notArray(errors, path, value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
           const item2 = value[i1];
-          $checkSamplingMessageContentBlock(item2, path + "/" + i1, errors);
+          if (!errors.full) $checkSamplingMessageContentBlock(item2, path + "/" + i1, errors);
         }
       }
     } else {
@@ -4221,7 +4250,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorS
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
-        $checkModelHint(item4, path + "/hints/" + i3, errors);
+        if (!errors.full) $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
@@ -4368,7 +4397,7 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
   const value2 = value.inputSchema;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED58, at + "/required");
-  $checkToolInputSchema(value2, path + "/inputSchema", errors);
+  if (!errors.full) $checkToolInputSchema(value2, path + "/inputSchema", errors);
 }
 /** The value as `Tool`, or its errors. */
 export function validateTool(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Tool> {
@@ -4435,7 +4464,9 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   else if (value1 !== "roots/list")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED59, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 !== undefined) $checkRequestParams(value2, path + "/params", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkRequestParams(value2, path + "/params", errors);
+  }
 }
 /** The value as `ListRootsRequest`, or its errors. */
 export function validateListRootsRequest(
@@ -4466,7 +4497,9 @@ function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
 }
 /** The value as `RequestParams`, or its errors. */
 export function validateRequestParams(
@@ -4602,13 +4635,13 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
-  else $checkSamplingContent(value2, path + "/content", errors);
+  else if (!errors.full) $checkSamplingContent(value2, path + "/content", errors);
   const value3 = value.model;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED53, at + "/required");
-  else $checkRole(value4, path + "/role", errors);
+  else if (!errors.full) $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
@@ -4655,7 +4688,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSi
   for (let i3 = 0; i3 < value2.length; i3++) {
     if (errors.full) break;
     const item4 = value2[i3];
-    $checkRoot(item4, path + "/roots/" + i3, errors);
+    if (!errors.full) $checkRoot(item4, path + "/roots/" + i3, errors);
   }
 }
 /** The value as `ListRootsResult`, or its errors. */

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bd6c6c85d3c125ba34131711fb9130215d3fff85d4ee4f1e0b3f7dead535bccb d048ae4b32636fcf627ce7e02dc0245249fb6cebcbe53263f23f12e1d394338a
+// Fingerprint: 563b121d0ad393149870050a8a7449db2da54630dcb075861c98ce27cf341b44 5293321c2ee7005c8bad4d07352f6e16e406a4de5720b9f9a1b34d576c1ae957
 
 import type {
   CancelTaskRequest,
@@ -284,14 +284,14 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
-  $checkJSONRPCRequest(value, path, errors);
+  if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/cancel")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED1, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
-  $checkCancelTaskRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkCancelTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CancelTaskRequest`, or its errors. */
 export function validateCancelTaskRequest(
@@ -356,7 +356,7 @@ function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/1/required");
   if (value1 !== "complete")
@@ -683,8 +683,8 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
-  $checkTask(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
+  if (!errors.full) $checkTask(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/2/required");
   if (value1 !== "task")
@@ -747,19 +747,19 @@ function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      $checkWorkingTask(value, path, errors);
+      if (!errors.full) $checkWorkingTask(value, path, errors);
       break;
     case "input_required":
-      $checkInputRequiredTask(value, path, errors);
+      if (!errors.full) $checkInputRequiredTask(value, path, errors);
       break;
     case "completed":
-      $checkCompletedTask(value, path, errors);
+      if (!errors.full) $checkCompletedTask(value, path, errors);
       break;
     case "failed":
-      $checkFailedTask(value, path, errors);
+      if (!errors.full) $checkFailedTask(value, path, errors);
       break;
     case "cancelled":
-      $checkCancelledTask(value, path, errors);
+      if (!errors.full) $checkCancelledTask(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/anyOf");
@@ -896,7 +896,7 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   }
   const value8 = value.error;
   if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED17, at + "/required");
-  $checkError(value8, path + "/error", errors);
+  if (!errors.full) $checkError(value8, path + "/error", errors);
 }
 /** The value as `FailedTask`, or its errors. */
 export function validateFailedTask(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<FailedTask> {
@@ -930,14 +930,14 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
-  $checkJSONRPCRequest(value, path, errors);
+  if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/get")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
-  $checkGetTaskRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkGetTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `GetTaskRequest`, or its errors. */
 export function validateGetTaskRequest(
@@ -1000,8 +1000,8 @@ function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
-  $checkDetailedTask(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
+  if (!errors.full) $checkDetailedTask(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/2/required");
   if (value1 !== "complete")
@@ -1144,7 +1144,7 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   }
   const value8 = value.inputRequests;
   if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED20, at + "/required");
-  if (!$testInputRequests(value8)) $checkInputRequests(value8, path + "/inputRequests", errors);
+  if (!(errors.full || $testInputRequests(value8))) $checkInputRequests(value8, path + "/inputRequests", errors);
 }
 /** The value as `InputRequiredTask`, or its errors. */
 export function validateInputRequiredTask(
@@ -1204,7 +1204,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.status;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkTaskStatus(value2, path + "/status", errors);
+  else if (!errors.full) $checkTaskStatus(value2, path + "/status", errors);
   const value3 = value.statusMessage;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -1294,8 +1294,8 @@ function $checkTaskStatusNotificationParams(value: unknown, path: string, errors
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams/type");
-  $checkNotificationParams(value, path, errors);
-  $checkDetailedTask(value, path, errors);
+  if (!errors.full) $checkNotificationParams(value, path, errors);
+  if (!errors.full) $checkDetailedTask(value, path, errors);
   if (!$rt.isJsonObject(value)) $rt.notObject(errors, path, value, at + "/allOf/2/type");
 }
 /** The value as `TaskStatusNotificationParams`, or its errors. */
@@ -1331,14 +1331,14 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type");
-  $checkJSONRPCNotification(value, path, errors);
+  if (!errors.full) $checkJSONRPCNotification(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "notifications/tasks")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED21, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
-  $checkTaskStatusNotificationParams(value2, path + "/params", errors);
+  if (!errors.full) $checkTaskStatusNotificationParams(value2, path + "/params", errors);
 }
 /** The value as `TaskStatusNotification`, or its errors. */
 export function validateTaskStatusNotification(
@@ -1541,14 +1541,14 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
-  $checkJSONRPCRequest(value, path, errors);
+  if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/allOf/1/required");
   else if (value1 !== "tasks/update")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value1, at + "/allOf/1/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/allOf/1/required");
-  $checkUpdateTaskRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkUpdateTaskRequestParams(value2, path + "/params", errors);
 }
 /** The value as `UpdateTaskRequest`, or its errors. */
 export function validateUpdateTaskRequest(
@@ -1585,7 +1585,7 @@ function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
   const value2 = value.inputResponses;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED23, at + "/required");
-  if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+  if (!(errors.full || $testInputResponses(value2))) $checkInputResponses(value2, path + "/inputResponses", errors);
 }
 /** The value as `UpdateTaskRequestParams`, or its errors. */
 export function validateUpdateTaskRequestParams(
@@ -1618,7 +1618,7 @@ function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
   const value1 = value.resultType;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/allOf/1/required");
   if (value1 !== "complete")
@@ -1791,7 +1791,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink):
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
-        $checkRole(item3, path + "/audience/" + i2, errors);
+        if (!errors.full) $checkRole(item3, path + "/audience/" + i2, errors);
       }
     }
   }
@@ -1846,9 +1846,13 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED25, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
@@ -1896,7 +1900,9 @@ function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.blob;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED29, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/blob", value2, at + "/properties/blob/type");
@@ -2010,19 +2016,19 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      $checkTextContent(value, path, errors);
+      if (!errors.full) $checkTextContent(value, path, errors);
       break;
     case "image":
-      $checkImageContent(value, path, errors);
+      if (!errors.full) $checkImageContent(value, path, errors);
       break;
     case "audio":
-      $checkAudioContent(value, path, errors);
+      if (!errors.full) $checkAudioContent(value, path, errors);
       break;
     case "resource_link":
-      $checkResourceLink(value, path, errors);
+      if (!errors.full) $checkResourceLink(value, path, errors);
       break;
     case "resource":
-      $checkEmbeddedResource(value, path, errors);
+      if (!errors.full) $checkEmbeddedResource(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/anyOf");
@@ -2065,7 +2071,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED33, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkCreateMessageRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkCreateMessageRequestParams(value2, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
@@ -2136,13 +2142,17 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
+      if (!errors.full) $checkSamplingMessage(item5, path + "/messages/" + i4, errors);
     }
   }
   const value6 = value.metadata;
-  if (value6 !== undefined) $checkJSONObject(value6, path + "/metadata", errors);
+  if (value6 !== undefined) {
+    if (!errors.full) $checkJSONObject(value6, path + "/metadata", errors);
+  }
   const value7 = value.modelPreferences;
-  if (value7 !== undefined) $checkModelPreferences(value7, path + "/modelPreferences", errors);
+  if (value7 !== undefined) {
+    if (!errors.full) $checkModelPreferences(value7, path + "/modelPreferences", errors);
+  }
   const value8 = value.stopSequences;
   if (value8 !== undefined) {
     if (!Array.isArray(value8))
@@ -2167,7 +2177,9 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $rt.notNumber(errors, path + "/temperature", value12, at + "/properties/temperature/type");
   }
   const value13 = value.toolChoice;
-  if (value13 !== undefined) $checkToolChoice(value13, path + "/toolChoice", errors);
+  if (value13 !== undefined) {
+    if (!errors.full) $checkToolChoice(value13, path + "/toolChoice", errors);
+  }
   const value14 = value.tools;
   if (value14 !== undefined) {
     if (!Array.isArray(value14)) $rt.notArray(errors, path + "/tools", value14, at + "/properties/tools/type");
@@ -2175,7 +2187,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       for (let i15 = 0; i15 < value14.length; i15++) {
         if (errors.full) break;
         const item16 = value14[i15];
-        $checkTool(item16, path + "/tools/" + i15, errors);
+        if (!errors.full) $checkTool(item16, path + "/tools/" + i15, errors);
       }
     }
   }
@@ -2225,7 +2237,9 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!(
@@ -2248,7 +2262,7 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED39, at + "/required");
-  else $checkRole(value4, path + "/role", errors);
+  else if (!errors.full) $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
@@ -2291,7 +2305,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED40, value1, at + "/properties/method/const");
   const value2 = value.params;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkElicitRequestParams(value2, path + "/params", errors);
+  if (!errors.full) $checkElicitRequestParams(value2, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
@@ -2336,7 +2350,7 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   }
   const value3 = value.requestedSchema;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED43, at + "/required");
-  $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
+  if (!errors.full) $checkElicitRequestFormParamsRequestedSchema(value3, path + "/requestedSchema", errors);
 }
 /** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
@@ -2386,7 +2400,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     for (const key3 in value2) {
       if (errors.full) break;
       const item4 = value2[key3];
-      $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+      if (!errors.full) $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
     }
   }
   const value5 = value.required;
@@ -2599,9 +2613,13 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.resource;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED51, at + "/required");
   else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
@@ -2745,9 +2763,13 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED25, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
@@ -2810,7 +2832,7 @@ function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorSin
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
-        $checkIcon(item4, path + "/icons/" + i3, errors);
+        if (!errors.full) $checkIcon(item4, path + "/icons/" + i3, errors);
       }
     }
   }
@@ -2875,13 +2897,13 @@ function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
-      $checkCreateMessageRequest(value, path, errors);
+      if (!errors.full) $checkCreateMessageRequest(value, path, errors);
       break;
     case "roots/list":
-      $checkListRootsRequest(value, path, errors);
+      if (!errors.full) $checkListRootsRequest(value, path, errors);
       break;
     case "elicitation/create":
-      $checkElicitRequest(value, path, errors);
+      if (!errors.full) $checkElicitRequest(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/anyOf");
@@ -2922,7 +2944,7 @@ function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
-    $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
+    if (!errors.full) $checkInputRequest(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
 /** The value as `InputRequests`, or its errors. */
@@ -2987,7 +3009,7 @@ function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSin
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
-    $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
+    if (!errors.full) $checkInputResponse(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
 /** The value as `InputResponses`, or its errors. */
@@ -3024,7 +3046,7 @@ function $checkJSONObject(value: unknown, path: string, errors: $rt.ErrorSink): 
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
-    $checkJSONValue(item2, path + "/" + $rt.pointerToken(key1), errors);
+    if (!errors.full) $checkJSONValue(item2, path + "/" + $rt.pointerToken(key1), errors);
   }
 }
 /** The value as `JSONObject`, or its errors. */
@@ -3104,7 +3126,7 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSin
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -3155,14 +3177,15 @@ function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorSink): v
     $isInteger(value) ||
     $isBoolean(value)
   )) {
-    if ($isObject(value)) $checkJSONObject(value, path, errors);
-    else if ($isArray(value)) {
+    if ($isObject(value)) {
+      if (!errors.full) $checkJSONObject(value, path, errors);
+    } else if ($isArray(value)) {
       if (!Array.isArray(value)) $rt.notArray(errors, path, value, at + "/anyOf/1/type");
       else {
         for (let i1 = 0; i1 < value.length; i1++) {
           if (errors.full) break;
           const item2 = value[i1];
-          $checkJSONValue(item2, path + "/" + i1, errors);
+          if (!errors.full) $checkJSONValue(item2, path + "/" + i1, errors);
         }
       }
     } else if (!$isString(value)) {
@@ -3285,7 +3308,9 @@ function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorS
   else if (value1 !== "roots/list")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED65, value1, at + "/properties/method/const");
   const value2 = value.params;
-  if (value2 !== undefined) $checkListRootsRequestParams(value2, path + "/params", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkListRootsRequestParams(value2, path + "/params", errors);
+  }
 }
 /** The value as `ListRootsRequest`, or its errors. */
 export function validateListRootsRequest(
@@ -3316,7 +3341,9 @@ function $checkListRootsRequestParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
 }
 /** The value as `ListRootsRequestParams`, or its errors. */
 export function validateListRootsRequestParams(
@@ -3352,7 +3379,7 @@ function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSi
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
-    $checkRoot(item3, path + "/roots/" + i2, errors);
+    if (!errors.full) $checkRoot(item3, path + "/roots/" + i2, errors);
   }
 }
 /** The value as `ListRootsResult`, or its errors. */
@@ -3463,7 +3490,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorS
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
-        $checkModelHint(item4, path + "/hints/" + i3, errors);
+        if (!errors.full) $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
@@ -3543,7 +3570,9 @@ function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
-  if (value1 !== undefined) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
+  }
 }
 /** The value as `NotificationMetaObject`, or its errors. */
 export function validateNotificationMetaObject(
@@ -3574,7 +3603,9 @@ function $checkNotificationParams(value: unknown, path: string, errors: $rt.Erro
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkNotificationMetaObject(value1, path + "/_meta", errors);
+  }
 }
 /** The value as `NotificationParams`, or its errors. */
 export function validateNotificationParams(
@@ -3768,9 +3799,13 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -3783,7 +3818,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
         const item6 = value4[i5];
-        $checkIcon(item6, path + "/icons/" + i5, errors);
+        if (!errors.full) $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
   }
@@ -3842,7 +3877,9 @@ function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.resultType;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value2 !== "string")
@@ -3874,7 +3911,9 @@ function $checkResultMetaObject(value: unknown, path: string, errors: $rt.ErrorS
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
-  if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
+  }
 }
 /** The value as `ResultMetaObject`, or its errors. */
 export function validateResultMetaObject(
@@ -3934,7 +3973,9 @@ function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.name;
   if (value2 !== undefined) {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/name", value2, at + "/properties/name/type");
@@ -3981,7 +4022,9 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!(
@@ -4001,7 +4044,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
     );
   const value3 = value.role;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED39, at + "/required");
-  $checkRole(value3, path + "/role", errors);
+  if (!errors.full) $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
@@ -4053,19 +4096,19 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      $checkTextContent(value, path, errors);
+      if (!errors.full) $checkTextContent(value, path, errors);
       break;
     case "image":
-      $checkImageContent(value, path, errors);
+      if (!errors.full) $checkImageContent(value, path, errors);
       break;
     case "audio":
-      $checkAudioContent(value, path, errors);
+      if (!errors.full) $checkAudioContent(value, path, errors);
       break;
     case "tool_use":
-      $checkToolUseContent(value, path, errors);
+      if (!errors.full) $checkToolUseContent(value, path, errors);
       break;
     case "tool_result":
-      $checkToolResultContent(value, path, errors);
+      if (!errors.full) $checkToolResultContent(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED28, at + "/anyOf");
@@ -4181,9 +4224,13 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED72, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
@@ -4224,7 +4271,9 @@ function $checkTextResourceContents(value: unknown, path: string, errors: $rt.Er
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.mimeType;
   if (value2 !== undefined) {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/mimeType", value2, at + "/properties/mimeType/type");
@@ -4295,7 +4344,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
-  else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -4349,7 +4398,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
-    $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
+    if (!errors.full) $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
   }
 }
 /** The value as `TitledMultiSelectEnumSchemaItems`, or its errors. */
@@ -4442,7 +4491,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
+      if (!errors.full) $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
     }
   }
   const value6 = value.title;
@@ -4534,9 +4583,13 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkToolAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -4549,18 +4602,20 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
         const item6 = value4[i5];
-        $checkIcon(item6, path + "/icons/" + i5, errors);
+        if (!errors.full) $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
   }
   const value7 = value.inputSchema;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED80, at + "/required");
-  else $checkToolInputSchema(value7, path + "/inputSchema", errors);
+  else if (!errors.full) $checkToolInputSchema(value7, path + "/inputSchema", errors);
   const value8 = value.name;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value8 !== "string") $rt.notString(errors, path + "/name", value8, at + "/properties/name/type");
   const value9 = value.outputSchema;
-  if (value9 !== undefined) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
+  if (value9 !== undefined) {
+    if (!errors.full) $checkToolOutputSchema(value9, path + "/outputSchema", errors);
+  }
   const value10 = value.title;
   if (value10 !== undefined) {
     if (typeof value10 !== "string") $rt.notString(errors, path + "/title", value10, at + "/properties/title/type");
@@ -4764,7 +4819,9 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
@@ -4772,7 +4829,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
       const item4 = value2[i3];
-      $checkContentBlock(item4, path + "/content/" + i3, errors);
+      if (!errors.full) $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
   }
   const value5 = value.isError;
@@ -4825,7 +4882,9 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
@@ -4899,7 +4958,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
-  else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -5066,7 +5125,7 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5077,7 +5136,7 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED86, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkCallToolRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkCallToolRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CallToolRequest`, or its errors. */
 export function validateCallToolRequest(
@@ -5114,7 +5173,9 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!Array.isArray(value2)) $rt.notArray(errors, path + "/content", value2, at + "/properties/content/type");
@@ -5122,7 +5183,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
       const item4 = value2[i3];
-      $checkContentBlock(item4, path + "/content/" + i3, errors);
+      if (!errors.full) $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
   }
   const value5 = value.isError;
@@ -5169,10 +5230,12 @@ function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.Err
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.inputRequests;
   if (value2 !== undefined) {
-    if (!$testInputRequests(value2)) $checkInputRequests(value2, path + "/inputRequests", errors);
+    if (!(errors.full || $testInputRequests(value2))) $checkInputRequests(value2, path + "/inputRequests", errors);
   }
   const value3 = value.requestState;
   if (value3 !== undefined) {
@@ -5220,7 +5283,7 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSi
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5231,7 +5294,7 @@ function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSi
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED87, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkRequestParams(value4, path + "/params", errors);
 }
 /** The value as `DiscoverRequest`, or its errors. */
 export function validateDiscoverRequest(
@@ -5274,14 +5337,16 @@ function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSin
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
     $rt.unexpected(errors, path + "/cacheScope", "enum", $EXPECTED88, value2, at + "/properties/cacheScope/enum");
   const value3 = value.capabilities;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED90, at + "/required");
-  else $checkServerCapabilities(value3, path + "/capabilities", errors);
+  else if (!errors.full) $checkServerCapabilities(value3, path + "/capabilities", errors);
   const value4 = value.instructions;
   if (value4 !== undefined) {
     if (typeof value4 !== "string")
@@ -5350,7 +5415,7 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5361,7 +5426,7 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED92, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkReadResourceRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ReadResourceRequest`, or its errors. */
 export function validateReadResourceRequest(
@@ -5400,7 +5465,9 @@ function $checkReadResourceResult(value: unknown, path: string, errors: $rt.Erro
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
@@ -5468,7 +5535,7 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5479,7 +5546,7 @@ function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: 
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED94, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkSubscriptionsListenRequestParams(value4, path + "/params", errors);
 }
 /** The value as `SubscriptionsListenRequest`, or its errors. */
 export function validateSubscriptionsListenRequest(
@@ -5513,7 +5580,7 @@ function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
   const value2 = value.resultType;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (typeof value2 !== "string")
@@ -5555,7 +5622,7 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5566,7 +5633,7 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED96, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkGetPromptRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetPromptRequest`, or its errors. */
 export function validateGetPromptRequest(
@@ -5603,7 +5670,9 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.description;
   if (value2 !== undefined) {
     if (typeof value2 !== "string")
@@ -5616,7 +5685,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkPromptMessage(item5, path + "/messages/" + i4, errors);
+      if (!errors.full) $checkPromptMessage(item5, path + "/messages/" + i4, errors);
     }
   }
   const value6 = value.resultType;
@@ -5660,7 +5729,7 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value2 !== "2.0")
@@ -5671,7 +5740,7 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED97, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkPaginatedRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkPaginatedRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ListToolsRequest`, or its errors. */
 export function validateListToolsRequest(
@@ -5712,7 +5781,9 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkResultMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.cacheScope;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED89, at + "/required");
   else if (!(value2 === "private" || value2 === "public"))
@@ -5733,7 +5804,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
     for (let i6 = 0; i6 < value5.length; i6++) {
       if (errors.full) break;
       const item7 = value5[i6];
-      $checkTool(item7, path + "/tools/" + i6, errors);
+      if (!errors.full) $checkTool(item7, path + "/tools/" + i6, errors);
     }
   }
   const value8 = value.ttlMs;
@@ -5776,10 +5847,10 @@ function $checkInputResponseRequestParams(value: unknown, path: string, errors: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
   if (value2 !== undefined) {
-    if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+    if (!(errors.full || $testInputResponses(value2))) $checkInputResponses(value2, path + "/inputResponses", errors);
   }
   const value3 = value.requestState;
   if (value3 !== undefined) {
@@ -5824,7 +5895,7 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
   else if (!$rt.isJsonObject(value1))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
-    $checkError(value1, path + "/error", errors);
+    if (!errors.full) $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
     if (value2 === undefined)
       $rt.missing(errors, path + "/error", $REQUIRED53, at + "/properties/error/allOf/1/required");
@@ -5840,10 +5911,12 @@ function $checkMissingRequiredClientCapabilityError(value: unknown, path: string
     const value3 = value1.data;
     if (value3 === undefined)
       $rt.missing(errors, path + "/error", $REQUIRED25, at + "/properties/error/allOf/1/required");
-    else $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
+    else if (!errors.full) $checkMissingRequiredClientCapabilityErrorData(value3, path + "/error/data", errors);
   }
   const value4 = value.id;
-  if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkRequestId(value4, path + "/id", errors);
+  }
   const value5 = value.jsonrpc;
   if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED61, at + "/required");
   if (value5 !== "2.0")
@@ -5884,7 +5957,7 @@ function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: st
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requiredCapabilities;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED100, at + "/required");
-  $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
+  if (!errors.full) $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
 }
 /** The value as `MissingRequiredClientCapabilityErrorData`, or its errors. */
 export function validateMissingRequiredClientCapabilityErrorData(
@@ -5935,7 +6008,7 @@ function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: strin
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED101, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED3, at + "/required");
-  $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
+  if (!errors.full) $checkSubscriptionsAcknowledgedNotificationParams(value3, path + "/params", errors);
 }
 /** The value as `SubscriptionsAcknowledgedNotification`, or its errors. */
 export function validateSubscriptionsAcknowledgedNotification(
@@ -5978,7 +6051,9 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   else if (value2 !== "notifications/tools/list_changed")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED102, value2, at + "/properties/method/const");
   const value3 = value.params;
-  if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
+  if (value3 !== undefined) {
+    if (!errors.full) $checkNotificationParams(value3, path + "/params", errors);
+  }
 }
 /** The value as `ToolListChangedNotification`, or its errors. */
 export function validateToolListChangedNotification(
@@ -6017,7 +6092,7 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
   else if (!$rt.isJsonObject(value1))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
-    $checkError(value1, path + "/error", errors);
+    if (!errors.full) $checkError(value1, path + "/error", errors);
     const value2 = value1.code;
     if (value2 === undefined)
       $rt.missing(errors, path + "/error", $REQUIRED53, at + "/properties/error/allOf/1/required");
@@ -6033,10 +6108,12 @@ function $checkUnsupportedProtocolVersionError(value: unknown, path: string, err
     const value3 = value1.data;
     if (value3 === undefined)
       $rt.missing(errors, path + "/error", $REQUIRED25, at + "/properties/error/allOf/1/required");
-    else $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
+    else if (!errors.full) $checkUnsupportedProtocolVersionErrorData(value3, path + "/error/data", errors);
   }
   const value4 = value.id;
-  if (value4 !== undefined) $checkRequestId(value4, path + "/id", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkRequestId(value4, path + "/id", errors);
+  }
   const value5 = value.jsonrpc;
   if (value5 === undefined) return $rt.missing(errors, path, $REQUIRED61, at + "/required");
   if (value5 !== "2.0")
@@ -6126,7 +6203,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -6134,7 +6211,7 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   }
   const value3 = value.inputResponses;
   if (value3 !== undefined) {
-    if (!$testInputResponses(value3)) $checkInputResponses(value3, path + "/inputResponses", errors);
+    if (!(errors.full || $testInputResponses(value3))) $checkInputResponses(value3, path + "/inputResponses", errors);
   }
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
@@ -6183,11 +6260,16 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.Error
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED106, at + "/required");
-  else $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
+  else if (!errors.full)
+    $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
   const value2 = value["io.modelcontextprotocol/clientInfo"];
-  if (value2 !== undefined) $checkImplementation(value2, path + "/io.modelcontextprotocol~1clientInfo", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkImplementation(value2, path + "/io.modelcontextprotocol~1clientInfo", errors);
+  }
   const value3 = value["io.modelcontextprotocol/logLevel"];
-  if (value3 !== undefined) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
+  if (value3 !== undefined) {
+    if (!errors.full) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
+  }
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED107, at + "/required");
   else if (typeof value4 !== "string")
@@ -6198,7 +6280,9 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.Error
       at + "/properties/io.modelcontextprotocol~1protocolVersion/type",
     );
   const value5 = value.progressToken;
-  if (value5 !== undefined) $checkProgressToken(value5, path + "/progressToken", errors);
+  if (value5 !== undefined) {
+    if (!errors.full) $checkProgressToken(value5, path + "/progressToken", errors);
+  }
 }
 /** The value as `RequestMetaObject`, or its errors. */
 export function validateRequestMetaObject(
@@ -6237,7 +6321,9 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitation;
-  if (value1 !== undefined) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
+  }
   const value2 = value.experimental;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -6246,7 +6332,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
-        $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
+        if (!errors.full) $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
       }
     }
   }
@@ -6258,7 +6344,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
       for (const key6 in value5) {
         if (errors.full) break;
         const item7 = value5[key6];
-        $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
+        if (!errors.full) $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
       }
     }
   }
@@ -6267,7 +6353,9 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
     if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/roots", value8, at + "/properties/roots/type");
   }
   const value9 = value.sampling;
-  if (value9 !== undefined) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
+  if (value9 !== undefined) {
+    if (!errors.full) $checkClientCapabilitiesSampling(value9, path + "/sampling", errors);
+  }
 }
 /** The value as `ClientCapabilities`, or its errors. */
 export function validateClientCapabilities(
@@ -6300,9 +6388,13 @@ function $checkClientCapabilitiesElicitation(value: unknown, path: string, error
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.form;
-  if (value1 !== undefined) $checkJSONObject(value1, path + "/form", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkJSONObject(value1, path + "/form", errors);
+  }
   const value2 = value.url;
-  if (value2 !== undefined) $checkJSONObject(value2, path + "/url", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkJSONObject(value2, path + "/url", errors);
+  }
 }
 /** The value as `ClientCapabilitiesElicitation`, or its errors. */
 export function validateClientCapabilitiesElicitation(
@@ -6335,9 +6427,13 @@ function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: 
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.context;
-  if (value1 !== undefined) $checkJSONObject(value1, path + "/context", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkJSONObject(value1, path + "/context", errors);
+  }
   const value2 = value.tools;
-  if (value2 !== undefined) $checkJSONObject(value2, path + "/tools", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkJSONObject(value2, path + "/tools", errors);
+  }
 }
 /** The value as `ClientCapabilitiesSampling`, or its errors. */
 export function validateClientCapabilitiesSampling(
@@ -6431,7 +6527,7 @@ function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  $checkRequestMetaObject(value1, path + "/_meta", errors);
+  if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
 }
 /** The value as `RequestParams`, or its errors. */
 export function validateRequestParams(
@@ -6474,7 +6570,9 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $rt.Erro
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.completions;
-  if (value1 !== undefined) $checkJSONObject(value1, path + "/completions", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkJSONObject(value1, path + "/completions", errors);
+  }
   const value2 = value.experimental;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -6483,7 +6581,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $rt.Erro
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
-        $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
+        if (!errors.full) $checkJSONObject(item4, path + "/experimental/" + $rt.pointerToken(key3), errors);
       }
     }
   }
@@ -6495,18 +6593,26 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $rt.Erro
       for (const key6 in value5) {
         if (errors.full) break;
         const item7 = value5[key6];
-        $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
+        if (!errors.full) $checkJSONObject(item7, path + "/extensions/" + $rt.pointerToken(key6), errors);
       }
     }
   }
   const value8 = value.logging;
-  if (value8 !== undefined) $checkJSONObject(value8, path + "/logging", errors);
+  if (value8 !== undefined) {
+    if (!errors.full) $checkJSONObject(value8, path + "/logging", errors);
+  }
   const value9 = value.prompts;
-  if (value9 !== undefined) $checkServerCapabilitiesPrompts(value9, path + "/prompts", errors);
+  if (value9 !== undefined) {
+    if (!errors.full) $checkServerCapabilitiesPrompts(value9, path + "/prompts", errors);
+  }
   const value10 = value.resources;
-  if (value10 !== undefined) $checkServerCapabilitiesResources(value10, path + "/resources", errors);
+  if (value10 !== undefined) {
+    if (!errors.full) $checkServerCapabilitiesResources(value10, path + "/resources", errors);
+  }
   const value11 = value.tools;
-  if (value11 !== undefined) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
+  if (value11 !== undefined) {
+    if (!errors.full) $checkServerCapabilitiesTools(value11, path + "/tools", errors);
+  }
 }
 /** The value as `ServerCapabilities`, or its errors. */
 export function validateServerCapabilities(
@@ -6653,10 +6759,10 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.inputResponses;
   if (value2 !== undefined) {
-    if (!$testInputResponses(value2)) $checkInputResponses(value2, path + "/inputResponses", errors);
+    if (!(errors.full || $testInputResponses(value2))) $checkInputResponses(value2, path + "/inputResponses", errors);
   }
   const value3 = value.requestState;
   if (value3 !== undefined) {
@@ -6699,10 +6805,10 @@ function $checkSubscriptionsListenRequestParams(value: unknown, path: string, er
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.notifications;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED110, at + "/required");
-  $checkSubscriptionFilter(value2, path + "/notifications", errors);
+  if (!errors.full) $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
 /** The value as `SubscriptionsListenRequestParams`, or its errors. */
 export function validateSubscriptionsListenRequestParams(
@@ -6803,10 +6909,12 @@ function $checkSubscriptionsListenResultMeta(value: unknown, path: string, error
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
-  if (value1 !== undefined) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
+  }
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED111, at + "/required");
-  $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
+  if (!errors.full) $checkRequestId(value2, path + "/io.modelcontextprotocol~1subscriptionId", errors);
 }
 /** The value as `SubscriptionsListenResultMeta`, or its errors. */
 export function validateSubscriptionsListenResultMeta(
@@ -6846,7 +6954,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -6867,7 +6975,7 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   }
   const value5 = value.inputResponses;
   if (value5 !== undefined) {
-    if (!$testInputResponses(value5)) $checkInputResponses(value5, path + "/inputResponses", errors);
+    if (!(errors.full || $testInputResponses(value5))) $checkInputResponses(value5, path + "/inputResponses", errors);
   }
   const value6 = value.name;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
@@ -6910,10 +7018,10 @@ function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
-  else $checkContentBlock(value1, path + "/content", errors);
+  else if (!errors.full) $checkContentBlock(value1, path + "/content", errors);
   const value2 = value.role;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED39, at + "/required");
-  $checkRole(value2, path + "/role", errors);
+  if (!errors.full) $checkRole(value2, path + "/role", errors);
 }
 /** The value as `PromptMessage`, or its errors. */
 export function validatePromptMessage(
@@ -6947,7 +7055,7 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
-  else $checkRequestMetaObject(value1, path + "/_meta", errors);
+  else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.cursor;
   if (value2 !== undefined) {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/cursor", value2, at + "/properties/cursor/type");
@@ -6988,10 +7096,12 @@ function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path:
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkNotificationMetaObject(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkNotificationMetaObject(value1, path + "/_meta", errors);
+  }
   const value2 = value.notifications;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED110, at + "/required");
-  $checkSubscriptionFilter(value2, path + "/notifications", errors);
+  if (!errors.full) $checkSubscriptionFilter(value2, path + "/notifications", errors);
 }
 /** The value as `SubscriptionsAcknowledgedNotificationParams`, or its errors. */
 export function validateSubscriptionsAcknowledgedNotificationParams(

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 60f07f400955549a2f342cc959c1580d250934102e25334981bc071fa9010553 493af9ddfe8ce9a82f320974a6b764ed96fed7d73b05ebc843eeb8b80dcca65e
+// Fingerprint: a0592fe649043bedac824f34bf0df94f8993ba640f6d81e0432456fc5bc131ca 472ae16cae065d641e7d5aef5ec7e1d0414b2d765b33f5234fb6a82495532dd9
 
 import type {
   TaskStatus,
@@ -340,7 +340,7 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   }
   const value4 = value.status;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
-  else $checkTaskStatus(value4, path + "/status", errors);
+  else if (!errors.full) $checkTaskStatus(value4, path + "/status", errors);
   const value5 = value.statusMessage;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
@@ -392,7 +392,7 @@ function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorS
   }
   const value2 = value.task;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED7, at + "/required");
-  $checkTask(value2, path + "/task", errors);
+  if (!errors.full) $checkTask(value2, path + "/task", errors);
 }
 /** The value as `CreateTaskResult`, or its errors. */
 export function validateCreateTaskResult(
@@ -425,9 +425,13 @@ function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: 
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.task;
-  if (value2 !== undefined) $checkTaskMetadata(value2, path + "/task", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value2, path + "/task", errors);
+  }
 }
 /** The value as `TaskAugmentedRequestParams`, or its errors. */
 export function validateTaskAugmentedRequestParams(
@@ -458,7 +462,9 @@ function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
-  if (value1 !== undefined) $checkProgressToken(value1, path + "/progressToken", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkProgressToken(value1, path + "/progressToken", errors);
+  }
 }
 /** The value as `ParamsMeta`, or its errors. */
 export function validateParamsMeta(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ParamsMeta> {
@@ -493,7 +499,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -504,7 +510,7 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED11, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkGetTaskRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkGetTaskRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetTaskRequest`, or its errors. */
 export function validateGetTaskRequest(
@@ -580,8 +586,8 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
-  $checkTask(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
+  if (!errors.full) $checkTask(value, path, errors);
 }
 /** The value as `GetTaskResult`, or its errors. */
 export function validateGetTaskResult(
@@ -619,7 +625,7 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.E
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -630,7 +636,7 @@ function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.E
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED14, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkGetTaskPayloadRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetTaskPayloadRequest`, or its errors. */
 export function validateGetTaskPayloadRequest(
@@ -733,7 +739,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -744,7 +750,7 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED15, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkCancelTaskRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkCancelTaskRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CancelTaskRequest`, or its errors. */
 export function validateCancelTaskRequest(
@@ -820,8 +826,8 @@ function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
 function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
-  $checkResult(value, path, errors);
-  $checkTask(value, path, errors);
+  if (!errors.full) $checkResult(value, path, errors);
+  if (!errors.full) $checkTask(value, path, errors);
 }
 /** The value as `CancelTaskResult`, or its errors. */
 export function validateCancelTaskResult(
@@ -859,7 +865,7 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorS
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -869,7 +875,9 @@ function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorS
   else if (value3 !== "tasks/list")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED16, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkPaginatedRequestParams(value4, path + "/params", errors);
+  }
 }
 /** The value as `ListTasksRequest`, or its errors. */
 export function validateListTasksRequest(
@@ -918,7 +926,7 @@ function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorSi
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
-    $checkTask(item5, path + "/tasks/" + i4, errors);
+    if (!errors.full) $checkTask(item5, path + "/tasks/" + i4, errors);
   }
 }
 /** The value as `ListTasksResult`, or its errors. */
@@ -963,8 +971,8 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   if (!$rt.isJsonObject(value))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams/type");
-  $checkNotificationParams(value, path, errors);
-  $checkTask(value, path, errors);
+  if (!errors.full) $checkNotificationParams(value, path, errors);
+  if (!errors.full) $checkTask(value, path, errors);
 }
 /** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
@@ -1008,7 +1016,7 @@ function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED18, value2, at + "/properties/method/const");
   const value3 = value.params;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkTaskStatusNotificationParams(value3, path + "/params", errors);
+  if (!errors.full) $checkTaskStatusNotificationParams(value3, path + "/params", errors);
 }
 /** The value as `TaskStatusNotification`, or its errors. */
 export function validateTaskStatusNotification(
@@ -1039,7 +1047,9 @@ function $checkTaskServerCapabilities(value: unknown, path: string, errors: $rt.
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
-  if (value1 !== undefined) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
+  }
 }
 /** The value as `TaskServerCapabilities`, or its errors. */
 export function validateTaskServerCapabilities(
@@ -1082,7 +1092,9 @@ function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors:
     if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
-  if (value3 !== undefined) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  if (value3 !== undefined) {
+    if (!errors.full) $checkTaskServerCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  }
 }
 /** The value as `TaskServerCapabilitiesTasks`, or its errors. */
 export function validateTaskServerCapabilitiesTasks(
@@ -1113,7 +1125,9 @@ function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string,
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tools;
-  if (value1 !== undefined) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
+  }
 }
 /** The value as `TaskServerCapabilitiesTasksRequests`, or its errors. */
 export function validateTaskServerCapabilitiesTasksRequests(
@@ -1187,7 +1201,9 @@ function $checkTaskClientCapabilities(value: unknown, path: string, errors: $rt.
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
-  if (value1 !== undefined) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
+  }
 }
 /** The value as `TaskClientCapabilities`, or its errors. */
 export function validateTaskClientCapabilities(
@@ -1230,7 +1246,9 @@ function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors:
     if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
-  if (value3 !== undefined) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  if (value3 !== undefined) {
+    if (!errors.full) $checkTaskClientCapabilitiesTasksRequests(value3, path + "/requests", errors);
+  }
 }
 /** The value as `TaskClientCapabilitiesTasks`, or its errors. */
 export function validateTaskClientCapabilitiesTasks(
@@ -1263,9 +1281,13 @@ function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string,
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.sampling;
-  if (value1 !== undefined) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
+  }
   const value2 = value.elicitation;
-  if (value2 !== undefined) $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkTaskClientCapabilitiesTasksRequestsElicitation(value2, path + "/elicitation", errors);
+  }
 }
 /** The value as `TaskClientCapabilitiesTasksRequests`, or its errors. */
 export function validateTaskClientCapabilitiesTasksRequests(
@@ -1422,7 +1444,7 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1433,7 +1455,7 @@ function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSi
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED20, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkCallToolRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkCallToolRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CallToolRequest`, or its errors. */
 export function validateCallToolRequest(
@@ -1480,7 +1502,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
       const item4 = value2[i3];
-      $checkContentBlock(item4, path + "/content/" + i3, errors);
+      if (!errors.full) $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
   }
   const value5 = value.isError;
@@ -1529,7 +1551,7 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1540,7 +1562,7 @@ function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.Err
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED22, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkReadResourceRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkReadResourceRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ReadResourceRequest`, or its errors. */
 export function validateReadResourceRequest(
@@ -1628,7 +1650,7 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1639,7 +1661,7 @@ function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorS
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED24, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkGetPromptRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkGetPromptRequestParams(value4, path + "/params", errors);
 }
 /** The value as `GetPromptRequest`, or its errors. */
 export function validateGetPromptRequest(
@@ -1688,7 +1710,7 @@ function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSi
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
-    $checkPromptMessage(item5, path + "/messages/" + i4, errors);
+    if (!errors.full) $checkPromptMessage(item5, path + "/messages/" + i4, errors);
   }
 }
 /** The value as `GetPromptResult`, or its errors. */
@@ -1727,7 +1749,7 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1737,7 +1759,9 @@ function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorS
   else if (value3 !== "tools/list")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED26, value3, at + "/properties/method/const");
   const value4 = value.params;
-  if (value4 !== undefined) $checkPaginatedRequestParams(value4, path + "/params", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkPaginatedRequestParams(value4, path + "/params", errors);
+  }
 }
 /** The value as `ListToolsRequest`, or its errors. */
 export function validateListToolsRequest(
@@ -1786,7 +1810,7 @@ function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSi
   for (let i4 = 0; i4 < value3.length; i4++) {
     if (errors.full) break;
     const item5 = value3[i4];
-    $checkTool(item5, path + "/tools/" + i4, errors);
+    if (!errors.full) $checkTool(item5, path + "/tools/" + i4, errors);
   }
 }
 /** The value as `ListToolsResult`, or its errors. */
@@ -1825,7 +1849,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1836,7 +1860,7 @@ function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.Er
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED28, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkCreateMessageRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkCreateMessageRequestParams(value4, path + "/params", errors);
 }
 /** The value as `CreateMessageRequest`, or its errors. */
 export function validateCreateMessageRequest(
@@ -1908,7 +1932,7 @@ function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.Err
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/model", value3, at + "/properties/model/type");
   const value4 = value.role;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED30, at + "/required");
-  else $checkRole(value4, path + "/role", errors);
+  else if (!errors.full) $checkRole(value4, path + "/role", errors);
   const value5 = value.stopReason;
   if (value5 !== undefined) {
     if (typeof value5 !== "string")
@@ -1951,7 +1975,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
-  else $checkRequestId(value1, path + "/id", errors);
+  else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
   const value2 = value.jsonrpc;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value2 !== "2.0")
@@ -1962,7 +1986,7 @@ function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED31, value3, at + "/properties/method/const");
   const value4 = value.params;
   if (value4 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  $checkElicitRequestParams(value4, path + "/params", errors);
+  if (!errors.full) $checkElicitRequestParams(value4, path + "/params", errors);
 }
 /** The value as `ElicitRequest`, or its errors. */
 export function validateElicitRequest(
@@ -2097,7 +2121,9 @@ function $checkToolListChangedNotification(value: unknown, path: string, errors:
   else if (value2 !== "notifications/tools/list_changed")
     $rt.unexpected(errors, path + "/method", "const", $EXPECTED34, value2, at + "/properties/method/const");
   const value3 = value.params;
-  if (value3 !== undefined) $checkNotificationParams(value3, path + "/params", errors);
+  if (value3 !== undefined) {
+    if (!errors.full) $checkNotificationParams(value3, path + "/params", errors);
+  }
 }
 /** The value as `ToolListChangedNotification`, or its errors. */
 export function validateToolListChangedNotification(
@@ -2227,7 +2253,9 @@ function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.cursor;
   if (value2 !== undefined) {
     if (typeof value2 !== "string") $rt.notString(errors, path + "/cursor", value2, at + "/properties/cursor/type");
@@ -2301,7 +2329,9 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -2311,7 +2341,9 @@ function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.E
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/name", value3, at + "/properties/name/type");
   const value4 = value.task;
-  if (value4 !== undefined) $checkTaskMetadata(value4, path + "/task", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value4, path + "/task", errors);
+  }
 }
 /** The value as `CallToolRequestParams`, or its errors. */
 export function validateCallToolRequestParams(
@@ -2363,19 +2395,19 @@ function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink)
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      $checkTextContent(value, path, errors);
+      if (!errors.full) $checkTextContent(value, path, errors);
       break;
     case "image":
-      $checkImageContent(value, path, errors);
+      if (!errors.full) $checkImageContent(value, path, errors);
       break;
     case "audio":
-      $checkAudioContent(value, path, errors);
+      if (!errors.full) $checkAudioContent(value, path, errors);
       break;
     case "resource_link":
-      $checkResourceLink(value, path, errors);
+      if (!errors.full) $checkResourceLink(value, path, errors);
       break;
     case "resource":
-      $checkEmbeddedResource(value, path, errors);
+      if (!errors.full) $checkEmbeddedResource(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/anyOf");
@@ -2421,7 +2453,9 @@ function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink):
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.text;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/text", value3, at + "/properties/text/type");
@@ -2466,7 +2500,7 @@ function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink):
       for (let i2 = 0; i2 < value1.length; i2++) {
         if (errors.full) break;
         const item3 = value1[i2];
-        $checkRole(item3, path + "/audience/" + i2, errors);
+        if (!errors.full) $checkRole(item3, path + "/audience/" + i2, errors);
       }
     }
   }
@@ -2550,7 +2584,9 @@ function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink)
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
@@ -2604,7 +2640,9 @@ function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink)
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.data;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/data", value3, at + "/properties/data/type");
@@ -2668,7 +2706,9 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
@@ -2681,7 +2721,7 @@ function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink)
       for (let i5 = 0; i5 < value4.length; i5++) {
         if (errors.full) break;
         const item6 = value4[i5];
-        $checkIcon(item6, path + "/icons/" + i5, errors);
+        if (!errors.full) $checkIcon(item6, path + "/icons/" + i5, errors);
       }
     }
   }
@@ -2804,7 +2844,9 @@ function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorS
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.resource;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED49, at + "/required");
   else if (!($testTextResourceContents(value3) || $testBlobResourceContents(value3)))
@@ -2949,7 +2991,9 @@ function $checkReadResourceRequestParams(value: unknown, path: string, errors: $
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.uri;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED46, at + "/required");
   if (typeof value2 !== "string") $rt.notString(errors, path + "/uri", value2, at + "/properties/uri/type");
@@ -2987,7 +3031,9 @@ function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.arguments;
   if (value2 !== undefined) {
     if (!$rt.isJsonObject(value2))
@@ -3042,10 +3088,10 @@ function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
-  else $checkContentBlock(value1, path + "/content", errors);
+  else if (!errors.full) $checkContentBlock(value1, path + "/content", errors);
   const value2 = value.role;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
-  $checkRole(value2, path + "/role", errors);
+  if (!errors.full) $checkRole(value2, path + "/role", errors);
 }
 /** The value as `PromptMessage`, or its errors. */
 export function validatePromptMessage(
@@ -3096,14 +3142,18 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
     if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
-  if (value2 !== undefined) $checkToolAnnotations(value2, path + "/annotations", errors);
+  if (value2 !== undefined) {
+    if (!errors.full) $checkToolAnnotations(value2, path + "/annotations", errors);
+  }
   const value3 = value.description;
   if (value3 !== undefined) {
     if (typeof value3 !== "string")
       $rt.notString(errors, path + "/description", value3, at + "/properties/description/type");
   }
   const value4 = value.execution;
-  if (value4 !== undefined) $checkToolExecution(value4, path + "/execution", errors);
+  if (value4 !== undefined) {
+    if (!errors.full) $checkToolExecution(value4, path + "/execution", errors);
+  }
   const value5 = value.icons;
   if (value5 !== undefined) {
     if (!Array.isArray(value5)) $rt.notArray(errors, path + "/icons", value5, at + "/properties/icons/type");
@@ -3111,18 +3161,20 @@ function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
       for (let i6 = 0; i6 < value5.length; i6++) {
         if (errors.full) break;
         const item7 = value5[i6];
-        $checkIcon(item7, path + "/icons/" + i6, errors);
+        if (!errors.full) $checkIcon(item7, path + "/icons/" + i6, errors);
       }
     }
   }
   const value8 = value.inputSchema;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
-  else $checkToolInputSchema(value8, path + "/inputSchema", errors);
+  else if (!errors.full) $checkToolInputSchema(value8, path + "/inputSchema", errors);
   const value9 = value.name;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value9 !== "string") $rt.notString(errors, path + "/name", value9, at + "/properties/name/type");
   const value10 = value.outputSchema;
-  if (value10 !== undefined) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
+  if (value10 !== undefined) {
+    if (!errors.full) $checkToolOutputSchema(value10, path + "/outputSchema", errors);
+  }
   const value11 = value.title;
   if (value11 !== undefined) {
     if (typeof value11 !== "string") $rt.notString(errors, path + "/title", value11, at + "/properties/title/type");
@@ -3417,7 +3469,9 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.includeContext;
   if (value2 !== undefined) {
     if (!(value2 === "allServers" || value2 === "none" || value2 === "thisServer"))
@@ -3441,7 +3495,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     for (let i5 = 0; i5 < value4.length; i5++) {
       if (errors.full) break;
       const item6 = value4[i5];
-      $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
+      if (!errors.full) $checkSamplingMessage(item6, path + "/messages/" + i5, errors);
     }
   }
   const value7 = value.metadata;
@@ -3449,7 +3503,9 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
     if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
-  if (value8 !== undefined) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  if (value8 !== undefined) {
+    if (!errors.full) $checkModelPreferences(value8, path + "/modelPreferences", errors);
+  }
   const value9 = value.stopSequences;
   if (value9 !== undefined) {
     if (!Array.isArray(value9))
@@ -3469,14 +3525,18 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       $rt.notString(errors, path + "/systemPrompt", value12, at + "/properties/systemPrompt/type");
   }
   const value13 = value.task;
-  if (value13 !== undefined) $checkTaskMetadata(value13, path + "/task", errors);
+  if (value13 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value13, path + "/task", errors);
+  }
   const value14 = value.temperature;
   if (value14 !== undefined) {
     if (!(typeof value14 === "number" && Number.isFinite(value14)))
       $rt.notNumber(errors, path + "/temperature", value14, at + "/properties/temperature/type");
   }
   const value15 = value.toolChoice;
-  if (value15 !== undefined) $checkToolChoice(value15, path + "/toolChoice", errors);
+  if (value15 !== undefined) {
+    if (!errors.full) $checkToolChoice(value15, path + "/toolChoice", errors);
+  }
   const value16 = value.tools;
   if (value16 !== undefined) {
     if (!Array.isArray(value16)) $rt.notArray(errors, path + "/tools", value16, at + "/properties/tools/type");
@@ -3484,7 +3544,7 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
       for (let i17 = 0; i17 < value16.length; i17++) {
         if (errors.full) break;
         const item18 = value16[i17];
-        $checkTool(item18, path + "/tools/" + i17, errors);
+        if (!errors.full) $checkTool(item18, path + "/tools/" + i17, errors);
       }
     }
   }
@@ -3552,7 +3612,7 @@ function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSi
     );
   const value3 = value.role;
   if (value3 === undefined) return $rt.missing(errors, path, $REQUIRED30, at + "/required");
-  $checkRole(value3, path + "/role", errors);
+  if (!errors.full) $checkRole(value3, path + "/role", errors);
 }
 /** The value as `SamplingMessage`, or its errors. */
 export function validateSamplingMessage(
@@ -3657,7 +3717,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
     for (let i3 = 0; i3 < value2.length; i3++) {
       if (errors.full) break;
       const item4 = value2[i3];
-      $checkContentBlock(item4, path + "/content/" + i3, errors);
+      if (!errors.full) $checkContentBlock(item4, path + "/content/" + i3, errors);
     }
   }
   const value5 = value.isError;
@@ -3728,19 +3788,19 @@ function $checkSamplingMessageContentBlock(value: unknown, path: string, errors:
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      $checkTextContent(value, path, errors);
+      if (!errors.full) $checkTextContent(value, path, errors);
       break;
     case "image":
-      $checkImageContent(value, path, errors);
+      if (!errors.full) $checkImageContent(value, path, errors);
       break;
     case "audio":
-      $checkAudioContent(value, path, errors);
+      if (!errors.full) $checkAudioContent(value, path, errors);
       break;
     case "tool_use":
-      $checkToolUseContent(value, path, errors);
+      if (!errors.full) $checkToolUseContent(value, path, errors);
       break;
     case "tool_result":
-      $checkToolResultContent(value, path, errors);
+      if (!errors.full) $checkToolResultContent(value, path, errors);
       break;
     default:
       if (tag1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/anyOf");
@@ -3801,7 +3861,7 @@ function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorS
       for (let i3 = 0; i3 < value2.length; i3++) {
         if (errors.full) break;
         const item4 = value2[i3];
-        $checkModelHint(item4, path + "/hints/" + i3, errors);
+        if (!errors.full) $checkModelHint(item4, path + "/hints/" + i3, errors);
       }
     }
   }
@@ -3980,7 +4040,9 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.elicitationId;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (typeof value2 !== "string")
@@ -3994,7 +4056,9 @@ function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.
   else if (value4 !== "url")
     $rt.unexpected(errors, path + "/mode", "const", $EXPECTED64, value4, at + "/properties/mode/const");
   const value5 = value.task;
-  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (value5 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value5, path + "/task", errors);
+  }
   const value6 = value.url;
   if (value6 === undefined) return $rt.missing(errors, path, $REQUIRED66, at + "/required");
   if (typeof value6 !== "string") $rt.notString(errors, path + "/url", value6, at + "/properties/url/type");
@@ -4036,7 +4100,9 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
-  if (value1 !== undefined) $checkParamsMeta(value1, path + "/_meta", errors);
+  if (value1 !== undefined) {
+    if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
+  }
   const value2 = value.message;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (typeof value2 !== "string")
@@ -4048,9 +4114,11 @@ function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt
   }
   const value4 = value.requestedSchema;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED68, at + "/required");
-  else $checkElicitRequestFormParamsRequestedSchema(value4, path + "/requestedSchema", errors);
+  else if (!errors.full) $checkElicitRequestFormParamsRequestedSchema(value4, path + "/requestedSchema", errors);
   const value5 = value.task;
-  if (value5 !== undefined) $checkTaskMetadata(value5, path + "/task", errors);
+  if (value5 !== undefined) {
+    if (!errors.full) $checkTaskMetadata(value5, path + "/task", errors);
+  }
 }
 /** The value as `ElicitRequestFormParams`, or its errors. */
 export function validateElicitRequestFormParams(
@@ -4100,7 +4168,7 @@ function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: stri
     for (const key3 in value2) {
       if (errors.full) break;
       const item4 = value2[key3];
-      $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
+      if (!errors.full) $checkPrimitiveSchemaDefinition(item4, path + "/properties/" + $rt.pointerToken(key3), errors);
     }
   }
   const value5 = value.required;
@@ -4476,7 +4544,7 @@ function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors
     for (let i4 = 0; i4 < value3.length; i4++) {
       if (errors.full) break;
       const item5 = value3[i4];
-      $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
+      if (!errors.full) $checkTitledSingleSelectEnumSchemaItem(item5, path + "/oneOf/" + i4, errors);
     }
   }
   const value6 = value.title;
@@ -4584,7 +4652,7 @@ function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, error
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED78, at + "/required");
-  else $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkUntitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -4709,7 +4777,7 @@ function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors:
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED78, at + "/required");
-  else $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
+  else if (!errors.full) $checkTitledMultiSelectEnumSchemaItems(value5, path + "/items", errors);
   const value6 = value.maxItems;
   if (value6 !== undefined) {
     if (!(typeof value6 === "number" && Number.isInteger(value6)))
@@ -4763,7 +4831,7 @@ function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, er
   for (let i2 = 0; i2 < value1.length; i2++) {
     if (errors.full) break;
     const item3 = value1[i2];
-    $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
+    if (!errors.full) $checkTitledMultiSelectEnumSchemaItemsItem(item3, path + "/anyOf/" + i2, errors);
   }
 }
 /** The value as `TitledMultiSelectEnumSchemaItems`, or its errors. */

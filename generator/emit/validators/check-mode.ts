@@ -72,7 +72,8 @@ const ERRORS = id("errors");
  * The head of every loop over a value's items or properties: once the caller's first error is found
  * (`abortEarly`), the loop ends, so the search costs no more than the way to that error.
  */
-const STOP_WHEN_FULL = ifElse(member(ERRORS, "full"), [BREAK]);
+const FULL = member(ERRORS, "full");
+const STOP_WHEN_FULL = ifElse(FULL, [BREAK]);
 
 /**
  * The message of a member a closed object does not name. The name is in the error's path; a message
@@ -224,9 +225,10 @@ export class CheckEmitter {
         // through its members, a path built for each (as the exported `validateX` tests before it checks).
         // Not for a definition on a reference cycle: testing again at each level of a deep value would
         // make the search quadratic.
+        // Once the first error asked for is found (`full`), no other definition is entered.
         const target = this.model.byId.get(node.target)!.node;
-        if (!WALKED_KINDS.has(target.kind) || this.test.recursive.has(node.target)) return [check];
-        return ifElse(not(call(this.test.isName(node.target), v)), [check]);
+        if (!WALKED_KINDS.has(target.kind) || this.test.recursive.has(node.target)) return ifElse(not(FULL), [check]);
+        return ifElse(not(or(FULL, call(this.test.isName(node.target), v))), [check]);
       }
       case "object":
         return this.objectStatements(node, owner);

@@ -112,6 +112,21 @@ describe("the search ends at the first error", () => {
     expect(reads).toBeLessThan(5);
   });
 
+  it("once the first error is found, no other definition's check is entered", () => {
+    const readsOf = (options?: { abortEarly: true }) => {
+      let reads = 0;
+      const params = new Proxy({ taskId: 5 }, { get: (target, key, receiver) => (reads++, Reflect.get(target, key, receiver) as unknown) });
+      const result = t25.validateGetTaskRequest({ jsonrpc: "2.0", id: true, method: "tasks/get", params }, options);
+      return { paths: result.ok ? [] : result.errors.map((e) => e.path), reads };
+    };
+    // The error at /id ends the search: params (its own definition) is not read.
+    expect(readsOf({ abortEarly: true })).toEqual({ paths: ["/id"], reads: 0 });
+    // The full search goes on into params and finds its error too.
+    const every = readsOf();
+    expect(every.paths).toEqual(["/id", "/params/taskId"]);
+    expect(every.reads).toBeGreaterThan(0);
+  });
+
   it("a value that throws once the first error is found still answers with that error", () => {
     const value = {
       jsonrpc: "2.0",
