@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2680dd415efd8b8523ffbb81088c5b97f29c068512280d04ee59b2da53103786 f39ceea47894b9a6bc054500e8333e88e105a30bc2e1a9f1599175ad70057b4a
+// Fingerprint: c25f018be3ebdeb78e238a268349a6df06a715acd7508850e1780312eea8e8cd d58312f2a98772a832ae1559f6cafba4c41ed6f7c1ff620e726073e3fd3844b4
 
 import type {
   McpElicitationArrayType,
@@ -128,30 +128,18 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isBoolean(value1) || $isNull(value1))) {
-      if (!$isBoolean(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isBoolean(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.title;
   if (value3 !== undefined) {
-    if (!($isString(value3) || $isNull(value3))) {
-      if (!$isString(value3)) {
-        if (!$isNull(value3))
-          $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value3) || $isNull(value3)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -336,21 +324,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
@@ -377,18 +357,15 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
               $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
+      }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
-    if (!($isString(value9) || $isNull(value9))) {
-      if (!$isString(value9)) {
-        if (!$isNull(value9))
-          $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value9) || $isNull(value9)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
   if (value10 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -501,50 +478,33 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
-      if ($isAnyNumber(value1)) {
-        if (!(typeof value1 === "number" && Number.isFinite(value1)))
-          $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if (!$isNull(value1))
-        $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
+      if ($isAnyNumber(value1)) $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
+      else $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.maximum;
   if (value3 !== undefined) {
     if (!($isNumber(value3) || $isNull(value3))) {
-      if ($isAnyNumber(value3)) {
-        if (!(typeof value3 === "number" && Number.isFinite(value3)))
-          $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
-      } else if (!$isNull(value3))
-        $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
+      if ($isAnyNumber(value3)) $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
+      else $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
     }
   }
   const value4 = value.minimum;
   if (value4 !== undefined) {
     if (!($isNumber(value4) || $isNull(value4))) {
-      if ($isAnyNumber(value4)) {
-        if (!(typeof value4 === "number" && Number.isFinite(value4)))
-          $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
-      } else if (!$isNull(value4))
-        $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
+      if ($isAnyNumber(value4)) $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
+      else $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
     }
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (!($isString(value5) || $isNull(value5))) {
-      if (!$isString(value5)) {
-        if (!$isNull(value5))
-          $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value5) || $isNull(value5)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -701,12 +661,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
@@ -733,8 +689,9 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
               $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
-      } else if (!$isNull(value5))
+      } else {
         $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
+      }
     }
   }
   const value8 = value.type;
@@ -876,29 +833,22 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
       if ($isString(value3)) {
         if (!errors.full) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      } else if (!$isNull(value3))
+      } else {
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
+      }
     }
   }
   const value4 = value.maxLength;
@@ -909,8 +859,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-      } else if (!$isNull(value4))
+      } else {
         $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
+      }
     }
   }
   const value5 = value.minLength;
@@ -921,18 +872,15 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-      } else if (!$isNull(value5))
+      } else {
         $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
+      }
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -1117,18 +1065,15 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if (!$isNull(value1))
+      } else {
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
+      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
-    if (!($isString(value4) || $isNull(value4))) {
-      if (!$isString(value4)) {
-        if (!$isNull(value4))
-          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value4) || $isNull(value4)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
@@ -1141,8 +1086,9 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
     }
   }
   const value7 = value.minItems;
@@ -1153,18 +1099,15 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if (!$isNull(value7))
+      } else {
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (!($isString(value8) || $isNull(value8))) {
-      if (!$isString(value8)) {
-        if (!$isNull(value8))
-          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value8) || $isNull(value8)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -1242,21 +1185,13 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED14, at + "/required");
@@ -1270,12 +1205,8 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -1436,18 +1367,15 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if (!$isNull(value1))
+      } else {
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
+      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
-    if (!($isString(value4) || $isNull(value4))) {
-      if (!$isString(value4)) {
-        if (!$isNull(value4))
-          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value4) || $isNull(value4)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED13, at + "/required");
@@ -1460,8 +1388,9 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
     }
   }
   const value7 = value.minItems;
@@ -1472,18 +1401,15 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if (!$isNull(value7))
+      } else {
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (!($isString(value8) || $isNull(value8))) {
-      if (!$isString(value8)) {
-        if (!$isNull(value8))
-          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value8) || $isNull(value8)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -1561,21 +1487,13 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
@@ -1590,12 +1508,8 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
@@ -1660,12 +1574,8 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
     $rt.notString(errors, path + "/threadId", value2, at + "/properties/threadId/type");
   const value3 = value.turnId;
   if (value3 !== undefined) {
-    if (!($isString(value3) || $isNull(value3))) {
-      if (!$isString(value3)) {
-        if (!$isNull(value3))
-          $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
-      }
-    }
+    if (!($isString(value3) || $isNull(value3)))
+      $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
   }
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/oneOf");
   const tag4 = value.mode;

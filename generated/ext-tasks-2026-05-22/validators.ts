@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: aeb22631729676c951e7fd451afcdf46470d36deae50af5eb9c7b26d2e653b03 cc840317d1c92815d55f7fb4303ace6dd794431e0f959d06dedaf139c2ac6a5f
+// Fingerprint: 995c9508ad25a11b8f9606ab319123d4d77ffbeb80bcb7a24bef452b056b2538 d3d806862ffb52c0dc24c94baa08f3236e73ea9cf45768cb3b85df878c0bcb30
 
 import type {
   CancelTaskRequest,
@@ -200,31 +200,29 @@ function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if (!$isString(value2)) {
-      if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
+    if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -369,37 +367,35 @@ function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isSafeInteger(value1))) {
-      if (!$isString(value1)) {
-        if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/1/type");
-          else {
-            if (!(value1 >= -9007199254740991))
-              $rt.report(
-                errors,
-                path + "/progressToken",
-                "minimum",
-                "must be >= -9007199254740991",
-                at + "/properties/progressToken/anyOf/1/minimum",
-              );
-            if (!(value1 <= 9007199254740991))
-              $rt.report(
-                errors,
-                path + "/progressToken",
-                "maximum",
-                "must be <= 9007199254740991",
-                at + "/properties/progressToken/anyOf/1/maximum",
-              );
-          }
-        } else {
-          $rt.wrongType(
-            errors,
-            path + "/progressToken",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/anyOf",
-          );
+      if ($isAnyNumber(value1)) {
+        if (!(typeof value1 === "number" && Number.isInteger(value1)))
+          $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/anyOf/1/type");
+        else {
+          if (!(value1 >= -9007199254740991))
+            $rt.report(
+              errors,
+              path + "/progressToken",
+              "minimum",
+              "must be >= -9007199254740991",
+              at + "/properties/progressToken/anyOf/1/minimum",
+            );
+          if (!(value1 <= 9007199254740991))
+            $rt.report(
+              errors,
+              path + "/progressToken",
+              "maximum",
+              "must be <= 9007199254740991",
+              at + "/properties/progressToken/anyOf/1/maximum",
+            );
         }
+      } else {
+        $rt.wrongType(
+          errors,
+          path + "/progressToken",
+          "a string or an integer",
+          value1,
+          at + "/properties/progressToken/anyOf",
+        );
       }
     }
   }
@@ -529,11 +525,8 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -639,11 +632,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -883,11 +873,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -967,31 +954,29 @@ function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSin
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if (!$isString(value2)) {
-      if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
+    if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -1268,11 +1253,8 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1443,11 +1425,8 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1814,31 +1793,29 @@ function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.Error
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (!($isString(value2) || $isSafeInteger(value2))) {
-    if (!$isString(value2)) {
-      if ($isAnyNumber(value2)) {
-        if (!(typeof value2 === "number" && Number.isInteger(value2)))
-          $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
-        else {
-          if (!(value2 >= -9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "minimum",
-              "must be >= -9007199254740991",
-              at + "/properties/id/anyOf/1/minimum",
-            );
-          if (!(value2 <= 9007199254740991))
-            $rt.report(
-              errors,
-              path + "/id",
-              "maximum",
-              "must be <= 9007199254740991",
-              at + "/properties/id/anyOf/1/maximum",
-            );
-        }
-      } else {
-        $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
+    if ($isAnyNumber(value2)) {
+      if (!(typeof value2 === "number" && Number.isInteger(value2)))
+        $rt.notInteger(errors, path + "/id", value2, at + "/properties/id/anyOf/1/type");
+      else {
+        if (!(value2 >= -9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "minimum",
+            "must be >= -9007199254740991",
+            at + "/properties/id/anyOf/1/minimum",
+          );
+        if (!(value2 <= 9007199254740991))
+          $rt.report(
+            errors,
+            path + "/id",
+            "maximum",
+            "must be <= 9007199254740991",
+            at + "/properties/id/anyOf/1/maximum",
+          );
       }
+    } else {
+      $rt.wrongType(errors, path + "/id", "a string or an integer", value2, at + "/properties/id/anyOf");
     }
   }
   const value3 = value.method;
@@ -2022,11 +1999,8 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
   const value6 = value.ttlMs;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!($isNumber(value6) || $isNull(value6))) {
-    if ($isAnyNumber(value6)) {
-      if (!(typeof value6 === "number" && Number.isFinite(value6)))
-        $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
-    } else if (!$isNull(value6))
-      $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
+    if ($isAnyNumber(value6)) $rt.notNumber(errors, path + "/ttlMs", value6, at + "/properties/ttlMs/anyOf/0/type");
+    else $rt.wrongType(errors, path + "/ttlMs", "a number or null", value6, at + "/properties/ttlMs/anyOf");
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -2209,20 +2183,16 @@ function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): 
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isInteger(value1))) {
-      if (!$isString(value1)) {
-        if ($isAnyNumber(value1)) {
-          if (!(typeof value1 === "number" && Number.isInteger(value1)))
-            $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
-        } else {
-          $rt.wrongType(
-            errors,
-            path + "/progressToken",
-            "a string or an integer",
-            value1,
-            at + "/properties/progressToken/type",
-          );
-        }
-      }
+      if ($isAnyNumber(value1))
+        $rt.notInteger(errors, path + "/progressToken", value1, at + "/properties/progressToken/type");
+      else
+        $rt.wrongType(
+          errors,
+          path + "/progressToken",
+          "a string or an integer",
+          value1,
+          at + "/properties/progressToken/type",
+        );
     }
   }
 }
@@ -2354,12 +2324,8 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/$schema", "a string or null", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED34, at + "/required");
@@ -2386,8 +2352,9 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
               $rt.notString(errors, path + "/required/" + i6, item7, at + "/properties/required/items/type");
           }
         }
-      } else if (!$isNull(value5))
+      } else {
         $rt.wrongType(errors, path + "/required", "an array or null", value5, at + "/properties/required/type");
+      }
     }
   }
   const value8 = value.type;
@@ -2560,21 +2527,13 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
@@ -2589,12 +2548,8 @@ function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -2691,21 +2646,13 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.oneOf;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED38, at + "/required");
@@ -2719,12 +2666,8 @@ function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: 
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -2910,18 +2853,15 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if (!$isNull(value1))
+      } else {
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
+      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
-    if (!($isString(value4) || $isNull(value4))) {
-      if (!$isString(value4)) {
-        if (!$isNull(value4))
-          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value4) || $isNull(value4)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
@@ -2934,8 +2874,9 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
     }
   }
   const value7 = value.minItems;
@@ -2946,18 +2887,15 @@ function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path:
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if (!$isNull(value7))
+      } else {
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (!($isString(value8) || $isNull(value8))) {
-      if (!$isString(value8)) {
-        if (!$isNull(value8))
-          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value8) || $isNull(value8)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -3153,18 +3091,15 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
               $rt.notString(errors, path + "/default/" + i2, item3, at + "/properties/default/items/type");
           }
         }
-      } else if (!$isNull(value1))
+      } else {
         $rt.wrongType(errors, path + "/default", "an array or null", value1, at + "/properties/default/type");
+      }
     }
   }
   const value4 = value.description;
   if (value4 !== undefined) {
-    if (!($isString(value4) || $isNull(value4))) {
-      if (!$isString(value4)) {
-        if (!$isNull(value4))
-          $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value4) || $isNull(value4)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value4, at + "/properties/description/type");
   }
   const value5 = value.items;
   if (value5 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
@@ -3177,8 +3112,9 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/maxItems", value6, at + "/properties/maxItems/type");
         else if (!(value6 >= 0))
           $rt.report(errors, path + "/maxItems", "minimum", "must be >= 0", at + "/properties/maxItems/minimum");
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/maxItems", "an integer or null", value6, at + "/properties/maxItems/type");
+      }
     }
   }
   const value7 = value.minItems;
@@ -3189,18 +3125,15 @@ function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: s
           $rt.notInteger(errors, path + "/minItems", value7, at + "/properties/minItems/type");
         else if (!(value7 >= 0))
           $rt.report(errors, path + "/minItems", "minimum", "must be >= 0", at + "/properties/minItems/minimum");
-      } else if (!$isNull(value7))
+      } else {
         $rt.wrongType(errors, path + "/minItems", "an integer or null", value7, at + "/properties/minItems/type");
+      }
     }
   }
   const value8 = value.title;
   if (value8 !== undefined) {
-    if (!($isString(value8) || $isNull(value8))) {
-      if (!$isString(value8)) {
-        if (!$isNull(value8))
-          $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value8) || $isNull(value8)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value8, at + "/properties/title/type");
   }
   const value9 = value.type;
   if (value9 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -3337,21 +3270,13 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.enum;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
@@ -3378,18 +3303,15 @@ function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string
               $rt.notString(errors, path + "/enumNames/" + i7, item8, at + "/properties/enumNames/items/type");
           }
         }
-      } else if (!$isNull(value6))
+      } else {
         $rt.wrongType(errors, path + "/enumNames", "an array or null", value6, at + "/properties/enumNames/type");
+      }
     }
   }
   const value9 = value.title;
   if (value9 !== undefined) {
-    if (!($isString(value9) || $isNull(value9))) {
-      if (!$isString(value9)) {
-        if (!$isNull(value9))
-          $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value9) || $isNull(value9)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value9, at + "/properties/title/type");
   }
   const value10 = value.type;
   if (value10 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -3476,29 +3398,22 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isString(value1) || $isNull(value1))) {
-      if (!$isString(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isString(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a string or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.format;
   if (value3 !== undefined) {
     if (!($testMcpElicitationStringFormat(value3) || $isNull(value3))) {
       if ($isString(value3)) {
         if (!errors.full) $checkMcpElicitationStringFormat(value3, path + "/format", errors);
-      } else if (!$isNull(value3))
+      } else {
         $rt.wrongType(errors, path + "/format", "a string or null", value3, at + "/properties/format/anyOf");
+      }
     }
   }
   const value4 = value.maxLength;
@@ -3509,8 +3424,9 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/maxLength", value4, at + "/properties/maxLength/type");
         else if (!(value4 >= 0))
           $rt.report(errors, path + "/maxLength", "minimum", "must be >= 0", at + "/properties/maxLength/minimum");
-      } else if (!$isNull(value4))
+      } else {
         $rt.wrongType(errors, path + "/maxLength", "an integer or null", value4, at + "/properties/maxLength/type");
+      }
     }
   }
   const value5 = value.minLength;
@@ -3521,18 +3437,15 @@ function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: 
           $rt.notInteger(errors, path + "/minLength", value5, at + "/properties/minLength/type");
         else if (!(value5 >= 0))
           $rt.report(errors, path + "/minLength", "minimum", "must be >= 0", at + "/properties/minLength/minimum");
-      } else if (!$isNull(value5))
+      } else {
         $rt.wrongType(errors, path + "/minLength", "an integer or null", value5, at + "/properties/minLength/type");
+      }
     }
   }
   const value6 = value.title;
   if (value6 !== undefined) {
-    if (!($isString(value6) || $isNull(value6))) {
-      if (!$isString(value6)) {
-        if (!$isNull(value6))
-          $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value6) || $isNull(value6)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value6, at + "/properties/title/type");
   }
   const value7 = value.type;
   if (value7 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -3641,50 +3554,33 @@ function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: 
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
-      if ($isAnyNumber(value1)) {
-        if (!(typeof value1 === "number" && Number.isFinite(value1)))
-          $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
-      } else if (!$isNull(value1))
-        $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
+      if ($isAnyNumber(value1)) $rt.notNumber(errors, path + "/default", value1, at + "/properties/default/type");
+      else $rt.wrongType(errors, path + "/default", "a number or null", value1, at + "/properties/default/type");
     }
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.maximum;
   if (value3 !== undefined) {
     if (!($isNumber(value3) || $isNull(value3))) {
-      if ($isAnyNumber(value3)) {
-        if (!(typeof value3 === "number" && Number.isFinite(value3)))
-          $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
-      } else if (!$isNull(value3))
-        $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
+      if ($isAnyNumber(value3)) $rt.notNumber(errors, path + "/maximum", value3, at + "/properties/maximum/type");
+      else $rt.wrongType(errors, path + "/maximum", "a number or null", value3, at + "/properties/maximum/type");
     }
   }
   const value4 = value.minimum;
   if (value4 !== undefined) {
     if (!($isNumber(value4) || $isNull(value4))) {
-      if ($isAnyNumber(value4)) {
-        if (!(typeof value4 === "number" && Number.isFinite(value4)))
-          $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
-      } else if (!$isNull(value4))
-        $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
+      if ($isAnyNumber(value4)) $rt.notNumber(errors, path + "/minimum", value4, at + "/properties/minimum/type");
+      else $rt.wrongType(errors, path + "/minimum", "a number or null", value4, at + "/properties/minimum/type");
     }
   }
   const value5 = value.title;
   if (value5 !== undefined) {
-    if (!($isString(value5) || $isNull(value5))) {
-      if (!$isString(value5)) {
-        if (!$isNull(value5))
-          $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value5) || $isNull(value5)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value5, at + "/properties/title/type");
   }
   const value6 = value.type;
   if (value6 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -3776,30 +3672,18 @@ function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors:
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
-    if (!($isBoolean(value1) || $isNull(value1))) {
-      if (!$isBoolean(value1)) {
-        if (!$isNull(value1))
-          $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
-      }
-    }
+    if (!($isBoolean(value1) || $isNull(value1)))
+      $rt.wrongType(errors, path + "/default", "a boolean or null", value1, at + "/properties/default/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
-    if (!($isString(value2) || $isNull(value2))) {
-      if (!$isString(value2)) {
-        if (!$isNull(value2))
-          $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
-      }
-    }
+    if (!($isString(value2) || $isNull(value2)))
+      $rt.wrongType(errors, path + "/description", "a string or null", value2, at + "/properties/description/type");
   }
   const value3 = value.title;
   if (value3 !== undefined) {
-    if (!($isString(value3) || $isNull(value3))) {
-      if (!$isString(value3)) {
-        if (!$isNull(value3))
-          $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
-      }
-    }
+    if (!($isString(value3) || $isNull(value3)))
+      $rt.wrongType(errors, path + "/title", "a string or null", value3, at + "/properties/title/type");
   }
   const value4 = value.type;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -4570,24 +4454,21 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if (!$isString(item5)) {
-            if ($isAnyNumber(item5)) {
-              if (!(typeof item5 === "number" && Number.isInteger(item5)))
-                $rt.notInteger(
-                  errors,
-                  path + "/content/" + $rt.pointerToken(key4),
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if (!$isBoolean(item5))
-              $rt.wrongType(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                "an array, a string, an integer or a boolean",
-                item5,
-                at + "/properties/content/additionalProperties/anyOf",
-              );
-          }
+          } else if ($isAnyNumber(item5))
+            $rt.notInteger(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              item5,
+              at + "/properties/content/additionalProperties/anyOf/1/type",
+            );
+          else
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              "an array, a string, an integer or a boolean",
+              item5,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
         }
       }
     }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 563b121d0ad393149870050a8a7449db2da54630dcb075861c98ce27cf341b44 5293321c2ee7005c8bad4d07352f6e16e406a4de5720b9f9a1b34d576c1ae957
+// Fingerprint: 637430b7b57352f1a8697a147715d07c1f714b9ae9d8294f06d6f048a70a0c90 07f8864bb315b4f7b69e8451318060f294d657fb362f3595a31a82e433488482
 
 import type {
   CancelTaskRequest,
@@ -466,8 +466,9 @@ function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -595,8 +596,9 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -868,8 +870,9 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1116,8 +1119,9 @@ function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.Error
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1242,8 +1246,9 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -1728,8 +1733,9 @@ function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink):
             at + "/properties/ttlMs/anyOf/0/maximum",
           );
       }
-    } else if (!$isNull(value6))
+    } else {
       $rt.wrongType(errors, path + "/ttlMs", "an integer or null", value6, at + "/properties/ttlMs/anyOf");
+    }
   }
   const value7 = value.pollIntervalMs;
   if (value7 !== undefined) {
@@ -2555,24 +2561,21 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if (!$isString(item4)) {
-            if ($isAnyNumber(item4)) {
-              if (!(typeof item4 === "number" && Number.isInteger(item4)))
-                $rt.notInteger(
-                  errors,
-                  path + "/content/" + $rt.pointerToken(key3),
-                  item4,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if (!$isBoolean(item4))
-              $rt.wrongType(
-                errors,
-                path + "/content/" + $rt.pointerToken(key3),
-                "an array, a string, an integer or a boolean",
-                item4,
-                at + "/properties/content/additionalProperties/anyOf",
-              );
-          }
+          } else if ($isAnyNumber(item4))
+            $rt.notInteger(
+              errors,
+              path + "/content/" + $rt.pointerToken(key3),
+              item4,
+              at + "/properties/content/additionalProperties/anyOf/1/type",
+            );
+          else
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key3),
+              "an array, a string, an integer or a boolean",
+              item4,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
         }
       }
     }
@@ -3188,13 +3191,8 @@ function $checkJSONValue(value: unknown, path: string, errors: $rt.ErrorSink): v
           if (!errors.full) $checkJSONValue(item2, path + "/" + i1, errors);
         }
       }
-    } else if (!$isString(value)) {
-      if ($isAnyNumber(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value)))
-          $rt.notInteger(errors, path, value, at + "/anyOf/2/type");
-      } else if (!$isBoolean(value))
-        $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
-    }
+    } else if ($isAnyNumber(value)) $rt.notInteger(errors, path, value, at + "/anyOf/2/type");
+    else $rt.wrongType(errors, path, "an object, an array, a string, an integer or a boolean", value, at + "/anyOf");
   }
 }
 /** The value as `JSONValue`, or its errors. */
@@ -3746,13 +3744,8 @@ function $testRequestId(value: unknown): value is RequestId {
 function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
-    if (!$isString(value)) {
-      if ($isAnyNumber(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-      } else {
-        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
-      }
-    }
+    if ($isAnyNumber(value)) $rt.notInteger(errors, path, value, at + "/type");
+    else $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
   }
 }
 /** The value as `RequestId`, or its errors. */
@@ -6488,13 +6481,8 @@ function $testProgressToken(value: unknown): value is ProgressToken {
 function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
-    if (!$isString(value)) {
-      if ($isAnyNumber(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-      } else {
-        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
-      }
-    }
+    if ($isAnyNumber(value)) $rt.notInteger(errors, path, value, at + "/type");
+    else $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
   }
 }
 /** The value as `ProgressToken`, or its errors. */

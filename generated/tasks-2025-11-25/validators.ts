@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a0592fe649043bedac824f34bf0df94f8993ba640f6d81e0432456fc5bc131ca 472ae16cae065d641e7d5aef5ec7e1d0414b2d765b33f5234fb6a82495532dd9
+// Fingerprint: 647569f8ee8a65f5d3a4c7508b8c94c15a4f0af7099c725361f2aaf29d9e1335 c90178b83baf8a701e343324b0c519d63efbe674f5fd56d44ecbcabffea64c18
 
 import type {
   TaskStatus,
@@ -352,11 +352,8 @@ function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const value7 = value.ttl;
   if (value7 === undefined) return $rt.missing(errors, path, $REQUIRED6, at + "/required");
   if (!($isInteger(value7) || $isNull(value7))) {
-    if ($isAnyNumber(value7)) {
-      if (!(typeof value7 === "number" && Number.isInteger(value7)))
-        $rt.notInteger(errors, path + "/ttl", value7, at + "/properties/ttl/type");
-    } else if (!$isNull(value7))
-      $rt.wrongType(errors, path + "/ttl", "an integer or null", value7, at + "/properties/ttl/type");
+    if ($isAnyNumber(value7)) $rt.notInteger(errors, path + "/ttl", value7, at + "/properties/ttl/type");
+    else $rt.wrongType(errors, path + "/ttl", "an integer or null", value7, at + "/properties/ttl/type");
   }
 }
 /** The value as `Task`, or its errors. */
@@ -2057,24 +2054,21 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
                   );
               }
             }
-          } else if (!$isString(item5)) {
-            if ($isAnyNumber(item5)) {
-              if (!(typeof item5 === "number" && Number.isInteger(item5)))
-                $rt.notInteger(
-                  errors,
-                  path + "/content/" + $rt.pointerToken(key4),
-                  item5,
-                  at + "/properties/content/additionalProperties/anyOf/1/type",
-                );
-            } else if (!$isBoolean(item5))
-              $rt.wrongType(
-                errors,
-                path + "/content/" + $rt.pointerToken(key4),
-                "an array, a string, an integer or a boolean",
-                item5,
-                at + "/properties/content/additionalProperties/anyOf",
-              );
-          }
+          } else if ($isAnyNumber(item5))
+            $rt.notInteger(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              item5,
+              at + "/properties/content/additionalProperties/anyOf/1/type",
+            );
+          else
+            $rt.wrongType(
+              errors,
+              path + "/content/" + $rt.pointerToken(key4),
+              "an array, a string, an integer or a boolean",
+              item5,
+              at + "/properties/content/additionalProperties/anyOf",
+            );
         }
       }
     }
@@ -2151,13 +2145,8 @@ function $testProgressToken(value: unknown): value is ProgressToken {
 function $checkProgressToken(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ProgressToken";
   if (!($isString(value) || $isInteger(value))) {
-    if (!$isString(value)) {
-      if ($isAnyNumber(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-      } else {
-        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
-      }
-    }
+    if ($isAnyNumber(value)) $rt.notInteger(errors, path, value, at + "/type");
+    else $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
   }
 }
 /** The value as `ProgressToken`, or its errors. */
@@ -2186,13 +2175,8 @@ function $testRequestId(value: unknown): value is RequestId {
 function $checkRequestId(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/RequestId";
   if (!($isString(value) || $isInteger(value))) {
-    if (!$isString(value)) {
-      if ($isAnyNumber(value)) {
-        if (!(typeof value === "number" && Number.isInteger(value))) $rt.notInteger(errors, path, value, at + "/type");
-      } else {
-        $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
-      }
-    }
+    if ($isAnyNumber(value)) $rt.notInteger(errors, path, value, at + "/type");
+    else $rt.wrongType(errors, path, "a string or an integer", value, at + "/type");
   }
 }
 /** The value as `RequestId`, or its errors. */

@@ -518,22 +518,29 @@ export class CheckEmitter {
     const all = new Set(types.flatMap((t) => [...t!]));
     let code: Stmt[] = [this.typeError(path, describeTypes(all, "prose"), v, node)];
     for (let i = node.variants.length - 1; i >= 0; i--) {
+      const body = this.variantUnderItsGuard(node.variants[i]!, owner);
+      if (body === undefined) continue;
       const runtime = runtimeTypes(types[i]!);
       const guard = this.test.opaqueGuard(typeGuard(runtime, VALUE, (x) => this.scope.isJsonObject(x)), v, owner, guardName(runtime));
-      code = ifElse(guard, this.variantUnderItsGuard(node.variants[i]!, owner), code);
+      code = ifElse(guard, body, code);
     }
     return code;
   }
 
   /**
-   * A variant's check where its JSON type is known: a plain string, boolean or null variant has nothing
-   * left to check there (its type test would always pass; an integer's is not implied by `typeof … ===
-   * "number"`, nor a number's, which refuses NaN). One with constraints keeps its type test, which
-   * narrows the value's type for them (the guard is a helper call, which does not).
+   * A variant's check where its JSON type is known and every variant has failed its test (the union's
+   * test is made of theirs). A plain string, boolean or null variant cannot have failed there, so its
+   * branch is left out (undefined); a plain integer or number variant can only have failed its type
+   * test (an integer's is not implied by `typeof … === "number"`, nor a number's, which refuses NaN),
+   * which is reported as it stands. Any other variant is checked in full: one with constraints keeps
+   * its type test, which narrows the value's type for them (the guard is a helper call, which does not).
    */
-  private variantUnderItsGuard(variant: Node, owner: string): Stmt[] {
-    const plain = variant.kind === "primitive" && GUARD_IMPLIED_TYPES.has(variant.type) && primitiveConditions(variant, VALUE, this.scope).length === 0;
-    return plain ? [] : this.statements(variant, VALUE, PATH, owner);
+  private variantUnderItsGuard(variant: Node, owner: string): Stmt[] | undefined {
+    if (variant.kind === "primitive" && primitiveConditions(variant, VALUE, this.scope).length === 0) {
+      if (GUARD_IMPLIED_TYPES.has(variant.type)) return undefined;
+      return [this.typeError(PATH, typeName(variant.type), VALUE, variant, "type")];
+    }
+    return this.statements(variant, VALUE, PATH, owner);
   }
 
   private discriminated(node: UnionNode, owner: string): Stmt[] {
