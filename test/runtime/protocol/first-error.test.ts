@@ -148,11 +148,14 @@ describe("the search ends at the first error", () => {
 });
 
 describe("messages of the error path", () => {
+  /** The first error's message for a working task whose `member` is `value`. */
+  const messageFor = (member: string) => (value: unknown) => {
+    const result = t25.validateGetTaskResult({ ...working, [member]: value }, { abortEarly: true });
+    return result.ok ? "" : result.errors[0]!.message;
+  };
+
   it("a type error names the JSON type it got, never the value", () => {
-    const message = (value: unknown) => {
-      const result = t25.validateGetTaskResult({ ...working, createdAt: value }, { abortEarly: true });
-      return result.ok ? "" : result.errors[0]!.message;
-    };
+    const message = messageFor("createdAt");
     expect(message(5)).toBe("expected a string, got a number");
     expect(message(1.5)).toBe("expected a string, got a number");
     expect(message(Number.NaN)).toBe("expected a string, got NaN");
@@ -163,19 +166,13 @@ describe("messages of the error path", () => {
     expect(message({ a: 1 })).toBe("expected a string, got an object");
     expect(message(new Map())).toBe("expected a string, got a Map");
     // Where an integer was expected, a number got has a fraction.
-    const ttl = (value: unknown) => {
-      const result = t25.validateGetTaskResult({ ...working, ttl: value }, { abortEarly: true });
-      return result.ok ? "" : result.errors[0]!.message;
-    };
+    const ttl = messageFor("ttl");
     expect(ttl(1.5)).toBe("expected an integer, got a number with a fraction");
     expect(ttl("5")).toBe("expected an integer or null, got a string");
   });
 
   it("a const or enum error says what JSON type it got (another string, another number), not the value", () => {
-    const message = (value: unknown) => {
-      const result = t25.validateGetTaskResult({ ...working, status: value }, { abortEarly: true });
-      return !result.ok && result.errors[0]!.message;
-    };
+    const message = messageFor("status");
     const expected = 'expected one of "cancelled" | "completed" | "failed" | "input_required" | "working"';
     expect(message('do"ne\n<script>')).toBe(`${expected}, got another string`);
     expect(message(5)).toBe(`${expected}, got a number`);
