@@ -9,7 +9,7 @@
  */
 import type { Model } from "../../analyze/model.js";
 import { formatLocation, type SourceLocation } from "../../diagnostics.js";
-import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, PrimitiveNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { describeTypes, enterRef, jsonTypes, runtimeTypes, runtimeTypesOverlap } from "../../ir/query.js";
 import { appendPointer, escapePointerToken as escapeToken } from "../../load/json-pointer.js";
 import {
@@ -221,11 +221,11 @@ export class CheckEmitter {
       }
       case "ref": {
         const check = exprStmt(call(this.checkName(node.target), v, path, ERRORS));
-        // A map or array its test accepts has no error to find: testing it first spares the check's walk
-        // through its members, a path built for each (as the exported `validateX` tests before it checks).
-        // Not for a definition on a reference cycle: testing again at each level of a deep value would
-        // make the search quadratic.
-        // Once the first error asked for is found (`full`), no other definition is entered.
+        // Once the first error asked for is found (`full`), no other definition is entered. A map or array
+        // its test accepts has no error to find: testing it first spares the check's walk through its
+        // members, a path built for each (as the exported `validateX` tests before it checks). Not for a
+        // definition on a reference cycle: testing again at each level of a deep value would make the
+        // search quadratic.
         const target = this.model.byId.get(node.target)!.node;
         if (!WALKED_KINDS.has(target.kind) || this.test.recursive.has(node.target)) return ifElse(not(FULL), [check]);
         return ifElse(not(or(FULL, call(this.test.isName(node.target), v))), [check]);
@@ -577,13 +577,13 @@ function guardClauses(body: readonly Stmt[]): Stmt[] {
 /** How many pointer tokens of a schema location a check function spells out (see locationExpression). */
 const LOCATION_CHUNK = 32;
 
-/** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
 /** Definitions whose check builds a path per member or item (see the `ref` case of `fragment`). */
 const WALKED_KINDS = new Set<Node["kind"]>(["map", "array"]);
 
 /** Primitive types whose test is the JSON-type guard of a union's variant itself (see `variantUnderItsGuard`). */
-const GUARD_IMPLIED_TYPES = new Set<string>(["string", "boolean", "null"]);
+const GUARD_IMPLIED_TYPES = new Set<PrimitiveNode["type"]>(["string", "boolean", "null"]);
 
+/** Node kinds whose code nests the code of other schemas (and may move to a function of its own). */
 const NESTING_KINDS = new Set<Node["kind"]>(["object", "map", "array", "union", "intersection", "conditional", "unevaluated"]);
 
 function constantName(e: Expr): string {

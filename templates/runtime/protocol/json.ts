@@ -629,15 +629,17 @@ export function missing(errors: ErrorSink, path: string, words: MissingWords, sc
   errors.addMissing(path, words, schemaPath);
 }
 
+/** A generated `$checkX`: reports what is wrong with `value` (found at `path`) into `errors`. */
+type Check = (value: unknown, path: string, errors: ErrorSink) => void;
+
+/** What `validateX` answers for a value its test refused. */
+type Invalid = { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number };
+
 /**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
  * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
  */
-export function invalid(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-  options: ValidateOptions | undefined,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+export function invalid(value: unknown, check: Check, options: ValidateOptions | undefined): Invalid {
   return options?.abortEarly === true ? firstError(value, check) : everyError(value, check, maxErrorsOf(options));
 }
 
@@ -647,11 +649,7 @@ export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
   throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
-function everyError(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-  limit: number,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+function everyError(value: unknown, check: Check, limit: number): Invalid {
   const errors = new ErrorList(limit);
   try {
     check(value, "", errors);
@@ -663,10 +661,7 @@ function everyError(
   return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
 
-function firstError(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+function firstError(value: unknown, check: Check): Invalid {
   const errors = new FirstError();
   try {
     check(value, "", errors);

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: db86aa4b9922a54dc8ceea1045fdbeab48de55e4d0062cb17d722f352d20354d 4a498d3470705cf39cced7c8130e3e03bc35c08ba5f5dff8648e96b0c2de175d
+// Fingerprint: 763f470ce3edd676f37a37a0307ecd785f4aedf0af7882352e32b1e1c8f00c8a 0c7e05fe762df216e53dae9f427f39cffa0a5608934a1fe830f8c6d63096415f
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -636,15 +636,17 @@ export function missing(errors: ErrorSink, path: string, words: MissingWords, sc
   errors.addMissing(path, words, schemaPath);
 }
 
+/** A generated `$checkX`: reports what is wrong with `value` (found at `path`) into `errors`. */
+type Check = (value: unknown, path: string, errors: ErrorSink) => void;
+
+/** What `validateX` answers for a value its test refused. */
+type Invalid = { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number };
+
 /**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
  * in its own `try`, so that call site stays its definition's own): the errors `check` finds.
  */
-export function invalid(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-  options: ValidateOptions | undefined,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+export function invalid(value: unknown, check: Check, options: ValidateOptions | undefined): Invalid {
   return options?.abortEarly === true ? firstError(value, check) : everyError(value, check, maxErrorsOf(options));
 }
 
@@ -654,11 +656,7 @@ export function parsed<T>(result: ValidationResult<T>, typeName: string): T {
   throw new ValidationFailed(typeName, result.errors, result.errorCount);
 }
 
-function everyError(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-  limit: number,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+function everyError(value: unknown, check: Check, limit: number): Invalid {
   const errors = new ErrorList(limit);
   try {
     check(value, "", errors);
@@ -670,10 +668,7 @@ function everyError(
   return { ok: false, errors: errors.kept, errorCount: errors.count };
 }
 
-function firstError(
-  value: unknown,
-  check: (value: unknown, path: string, errors: ErrorSink) => void,
-): { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number } {
+function firstError(value: unknown, check: Check): Invalid {
   const errors = new FirstError();
   try {
     check(value, "", errors);
