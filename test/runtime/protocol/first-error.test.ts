@@ -204,7 +204,7 @@ describe("messages of the error path", () => {
   });
 });
 
-describe("ErrorList: duplicates told by what their messages were made of", () => {
+describe("ErrorList: duplicates told by path, keyword and message", () => {
   const words = wordsFor;
   it("the same mismatch from two parts of an allOf is one error; another value at the same path is another", () => {
     const list = new ErrorList();
@@ -250,7 +250,7 @@ describe("ErrorList: duplicates told by what their messages were made of", () =>
   });
 
   it("words made anew once the map is full still make the same messages, and tell the same errors apart", () => {
-    // Two distinct ExpectedWords objects for one text: told apart by identity, then by the message.
+    // Two distinct ExpectedWords objects for one text make the same message: one error.
     const list = new ErrorList();
     const fresh = { expected: "an object", prefix: "expected an object, got ", byType: [] };
     list.addUnexpected("/p", "type", words("an object"), 1, "#/a");

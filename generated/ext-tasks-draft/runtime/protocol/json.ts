@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 763f470ce3edd676f37a37a0307ecd785f4aedf0af7882352e32b1e1c8f00c8a 0c7e05fe762df216e53dae9f427f39cffa0a5608934a1fe830f8c6d63096415f
+// Fingerprint: 5f174905325e2eb39020d00ebc26509485fc4619cb74bccc126beea1e0689250 8caaae7dd43401a85dbe147ff14aa76a1756b68e2fa7fd40440f3b738b85d6fb
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -93,10 +93,10 @@ export interface ErrorSink {
  * Every error a check finds, each distinct one once (an `allOf` can report the same mismatch from
  * several branches; distinct = same path, keyword and message), the first `limit` kept, all
  * counted. Linear in the errors found: a few are compared with each other directly, more go through
- * a key set, never each error against all before it. Shaped for the common case of one or two
- * errors: plain fields set in the constructor (one object shape), the keyword compared first (a
- * literal, so a pointer comparison), what a message was made of before the message itself (comparing
- * two concatenated messages flattens both), the key set built out of line.
+ * a key set, never each error against all before it. Shaped for the common case of one error: it
+ * is kept at once, with nothing to compare it with. Comparing is cheap because a message is a
+ * string made once per expected text and JSON type (`ExpectedWords`), so two equal messages are
+ * mostly the same string.
  */
 export class ErrorList implements ErrorSink {
   /** How many distinct errors were found. */
@@ -109,13 +109,7 @@ export class ErrorList implements ErrorSink {
    * its first error costs a fraction of an empty one grown by `push`).
    */
   declare private found: ValidationError[] | null;
-  /**
-   * Per kept error, what its message was made of (two entries: the `ExpectedWords` and the value for
-   * `unexpected`, the property name's `MissingWords` and `MISSING` for `missing`, the message and
-   * `PLAIN` otherwise), to tell duplicates cheaply.
-   */
-  declare private parts: unknown[] | null;
-  /** Keys of the distinct errors, once there are more than a few (a set costs more than it saves below that). */
+  /** Keys of the distinct errors, once there are more than a few or the list is full (a set costs more than it saves below that). */
   declare private seen: Set<string> | null;
 
   // Fields are `declare`d and set here only: a class field is defined on each new object before the
@@ -125,7 +119,6 @@ export class ErrorList implements ErrorSink {
     this.full = false;
     this.limit = limit;
     this.found = null;
-    this.parts = null;
     this.seen = null;
   }
 
@@ -135,88 +128,66 @@ export class ErrorList implements ErrorSink {
   }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    this.record(path, keyword, message, PLAIN, schemaPath);
+    this.record(path, keyword, message, schemaPath);
   }
 
   addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void {
-    this.record(path, keyword, expected, value, schemaPath);
+    this.record(path, keyword, unexpectedMessage(expected, value), schemaPath);
   }
 
   addMissing(path: string, words: MissingWords, schemaPath: string): void {
-    this.record(path + words.token, "required", words, MISSING, schemaPath);
+    this.record(path + words.token, "required", words.message, schemaPath);
   }
 
-  /** One error, given by what its message is made of (see `parts`), unless it is known already; its message made only then. */
-  private record(path: string, keyword: string, part: unknown, value: unknown, schemaPath: string): void {
-    if (!this.isKnown(path, keyword, part, value)) {
-      this.keep({ path, keyword, message: messageOf(part, value), schemaPath }, part, value);
+  private record(path: string, keyword: string, message: string, schemaPath: string): void {
+    const found = this.found;
+    if (found === null) {
+      this.found = [{ path, keyword, message, schemaPath }];
+      this.count = 1;
+    } else if (!this.isKnown(found, path, keyword, message)) {
+      this.count++;
+      if (found.length < this.limit) found.push({ path, keyword, message, schemaPath });
     }
   }
 
   /** Adds an error that must be seen whatever else was found (it says why the check stopped). */
   addFirst(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (this.isKnown(path, keyword, message, PLAIN) || !this.counted(path, keyword, message)) return;
     const kept = this.kept;
-    const parts = (this.parts ??= []);
+    if (this.isKnown(kept, path, keyword, message)) return;
+    this.count++;
     kept.unshift({ path, keyword, message, schemaPath });
-    parts.unshift(message, PLAIN);
-    if (kept.length > this.limit) {
-      kept.pop();
-      parts.length = 2 * kept.length;
-    }
-  }
-
-  private keep(error: ValidationError, part: unknown, value: unknown): void {
-    if (!this.counted(error.path, error.keyword, error.message)) return;
-    const found = this.found;
-    if (found === null) {
-      this.found = [error];
-      this.parts = [part, value];
-    } else if (found.length < this.limit) {
-      found.push(error);
-      this.parts!.push(part, value);
-    }
+    if (kept.length > this.limit) kept.pop();
   }
 
   /**
-   * Whether an error like this one was found before. While every error is kept and they are few,
-   * each is compared with this one: same keyword and path, then what the messages were made of
-   * (the same parts make the same message), and only when those differ, the messages themselves.
-   * Past that, `keep` asks the key set.
+   * Whether an error like this one was found before; if not, it is remembered as found. While every
+   * error is kept and they are few, each kept one is compared with it (the keyword first: a literal,
+   * so a pointer comparison). Past that, a key set made of the kept ones then holds every error.
    */
-  private isKnown(path: string, keyword: string, part: unknown, value: unknown): boolean {
-    const kept = this.found;
-    if (kept === null || this.seen !== null) return false;
-    if (this.count >= FEW_ERRORS || kept.length >= this.limit) {
-      this.seen = new Set(kept.map((e) => errorKey(e.path, e.keyword, e.message)));
-      return false;
+  private isKnown(kept: ValidationError[], path: string, keyword: string, message: string): boolean {
+    let seen = this.seen;
+    if (seen === null) {
+      if (this.count < FEW_ERRORS && kept.length < this.limit) {
+        for (let i = 0; i < kept.length; i++) {
+          const e = kept[i]!;
+          if (e.keyword === keyword && e.path === path && e.message === message) return true;
+        }
+        return false;
+      }
+      // Until now every error was kept (the list was not full), so the kept ones are all there are.
+      seen = this.seen = new Set(kept.map((e) => errorKey(e.path, e.keyword, e.message)));
     }
-    const parts = this.parts!;
-    for (let i = 0; i < kept.length; i++) {
-      const e = kept[i]!;
-      if (e.keyword !== keyword || e.path !== path) continue;
-      if (parts[2 * i] === part && Object.is(parts[2 * i + 1], value)) return true;
-      if (e.message === messageOf(part, value)) return true;
-    }
+    const key = errorKey(path, keyword, message);
+    if (seen.has(key)) return true;
+    seen.add(key);
     return false;
-  }
-
-  /** Counts an error `isKnown` did not know, unless the key set (once there is one) has it: whether it is new. */
-  private counted(path: string, keyword: string, message: string): boolean {
-    if (this.seen !== null) {
-      const key = errorKey(path, keyword, message);
-      if (this.seen.has(key)) return false;
-      this.seen.add(key);
-    }
-    this.count++;
-    return true;
   }
 }
 
 /**
  * The first error a check finds (`ValidateOptions.abortEarly`, ajv's default): once it is there,
  * `full` tells the check's loops to stop and every later report is ignored. Nothing to compare an
- * error with, so nothing of what its message was made of is kept.
+ * error with, so nothing but that error is kept.
  */
 export class FirstError implements ErrorSink {
   declare full: boolean;
@@ -243,17 +214,6 @@ export class FirstError implements ErrorSink {
     this.error = error;
     this.full = true;
   }
-}
-
-/** The second part of a `missing` error and of one given as its message (no value a check meets equals either). */
-const MISSING = Symbol("missing");
-const PLAIN = Symbol("plain");
-
-/** The message an error's parts make (see `ErrorList.parts`): the one place an error's message is made. */
-function messageOf(part: unknown, value: unknown): string {
-  if (value === MISSING) return (part as MissingWords).message;
-  if (value === PLAIN) return String(part);
-  return unexpectedMessage(part as ExpectedWords, value);
 }
 
 /**
