@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c25f018be3ebdeb78e238a268349a6df06a715acd7508850e1780312eea8e8cd d58312f2a98772a832ae1559f6cafba4c41ed6f7c1ff620e726073e3fd3844b4
+// Fingerprint: c87611c20215f06a6506ea080509be84f5e3f7596b9e7d06b21b0a0e84fb45f0 1c22070d8010ba6898cd4b4584deea804f1650d11653c21035621f3861f29efe
 
 import type {
   McpElicitationArrayType,
@@ -108,8 +108,10 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
     return false;
   }
 }
-function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitationBooleanSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -203,8 +205,10 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
     return false;
   }
 }
-function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationConstOption(input: unknown): input is McpElicitationConstOption {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -291,8 +295,10 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
     return false;
   }
 }
-function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is McpElicitationLegacyTitledEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -442,8 +448,10 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
     return false;
   }
 }
-function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitationNumberSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -641,8 +649,10 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
     return false;
   }
 }
-function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -790,8 +800,10 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
     return false;
   }
 }
-function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationStringSchema(input: unknown): input is McpElicitationStringSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -952,8 +964,10 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
     return false;
   }
 }
-function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationTitledEnumItems(input: unknown): input is McpElicitationTitledEnumItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -1009,9 +1023,11 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   }
 }
 function $testMcpElicitationTitledMultiSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationTitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -1160,9 +1176,11 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   }
 }
 function $testMcpElicitationTitledSingleSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationTitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -1248,8 +1266,10 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
     return false;
   }
 }
-function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElicitationUntitledEnumItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -1311,9 +1331,11 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   }
 }
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationUntitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -1462,9 +1484,11 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   }
 }
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationUntitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -1551,8 +1575,10 @@ export function isMcpServerElicitationRequestParams(value: unknown): value is Mc
     return false;
   }
 }
-function $testMcpServerElicitationRequestParams(value: unknown): value is McpServerElicitationRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpServerElicitationRequestParams(input: unknown): input is McpServerElicitationRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.serverName;
   if (typeof value1 !== "string") return false;
   const value2 = value.threadId;
@@ -1619,8 +1645,10 @@ export function isMcpServerElicitationRequestParamsForm(
     return false;
   }
 }
-function $testMcpServerElicitationRequestParamsForm(value: unknown): value is McpServerElicitationRequestParamsForm {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpServerElicitationRequestParamsForm(input: unknown): input is McpServerElicitationRequestParamsForm {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -1666,9 +1694,11 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
   }
 }
 function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
-  value: unknown,
-): value is McpServerElicitationRequestParamsOpenaiSlashForm {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpServerElicitationRequestParamsOpenaiSlashForm {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -1722,9 +1752,11 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
   }
 }
 function $testMcpServerElicitationRequestParamsOpenaiForm(
-  value: unknown,
-): value is McpServerElicitationRequestParamsOpenaiForm {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpServerElicitationRequestParamsOpenaiForm {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -1771,8 +1803,10 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
     return false;
   }
 }
-function $testMcpServerElicitationRequestParamsUrl(value: unknown): value is McpServerElicitationRequestParamsUrl {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpServerElicitationRequestParamsUrl(input: unknown): input is McpServerElicitationRequestParamsUrl {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.elicitationId;
   if (typeof value1 !== "string") return false;
   const value2 = value.message;
@@ -1839,8 +1873,10 @@ function $isNumber(value: unknown): boolean {
 function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
-function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isMcpElicitationPrimitiveSchemaMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
@@ -1857,8 +1893,10 @@ function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   }
   return true;
 }
-function $isModeTaggedUnion(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isModeTaggedUnion(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.mode;
   switch (tag1) {
     case "form":

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 995c9508ad25a11b8f9606ab319123d4d77ffbeb80bcb7a24bef452b056b2538 d3d806862ffb52c0dc24c94baa08f3236e73ea9cf45768cb3b85df878c0bcb30
+// Fingerprint: a81363bd9723207bc3554a2653c61005cbd288622602dc0f3f29da52e0f4f008 19ef7bb9c3cf126b8214970e23329704ff3257ec2e9a42d4049c43759b07762d
 
 import type {
   CancelTaskRequest,
@@ -168,8 +168,10 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
     return false;
   }
 }
-function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -264,8 +266,10 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
     return false;
   }
 }
-function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequestParams(input: unknown): input is CancelTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -311,8 +315,10 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
     return false;
   }
 }
-function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
@@ -344,8 +350,10 @@ export function isResultMeta(value: unknown): value is ResultMeta {
     return false;
   }
 }
-function $testResultMeta(value: unknown): value is ResultMeta {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResultMeta(input: unknown): input is ResultMeta {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.progressToken;
   if (
     value1 !== undefined &&
@@ -421,8 +429,10 @@ export function isResultMetaRelatedTask(value: unknown): value is ResultMetaRela
     return false;
   }
 }
-function $testResultMetaRelatedTask(value: unknown): value is ResultMetaRelatedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResultMetaRelatedTask(input: unknown): input is ResultMetaRelatedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -469,8 +479,10 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
     return false;
   }
 }
-function $testCancelledTask(value: unknown): value is CancelledTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelledTask(input: unknown): input is CancelledTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -573,8 +585,10 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
     return false;
   }
 }
-function $testCompletedTask(value: unknown): value is CompletedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCompletedTask(input: unknown): input is CompletedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -684,8 +698,10 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
     return false;
   }
 }
-function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
   const value2 = value.taskId;
@@ -745,8 +761,10 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
     return false;
   }
 }
-function $testDetailedTask(value: unknown): value is DetailedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testDetailedTask(input: unknown): input is DetailedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -814,8 +832,10 @@ export function isFailedTask(value: unknown): value is FailedTask {
     return false;
   }
 }
-function $testFailedTask(value: unknown): value is FailedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testFailedTask(input: unknown): input is FailedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -922,8 +942,10 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
     return false;
   }
 }
-function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -1018,8 +1040,10 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
     return false;
   }
 }
-function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   for (const key2 in value) {
@@ -1065,8 +1089,10 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
     return false;
   }
 }
-function $testGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskResult(input: unknown): input is GetTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
   return $testDetailedTask(value);
@@ -1100,8 +1126,10 @@ export function isInputRequest(value: unknown): value is InputRequest {
     return false;
   }
 }
-function $testInputRequest(value: unknown): value is InputRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequest(input: unknown): input is InputRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
@@ -1157,8 +1185,10 @@ export function isInputRequests(value: unknown): value is InputRequests {
     return false;
   }
 }
-function $testInputRequests(value: unknown): value is InputRequests {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequests(input: unknown): input is InputRequests {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputRequest(item2)) return false;
@@ -1194,8 +1224,10 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
     return false;
   }
 }
-function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1333,8 +1365,10 @@ export function isInputResponses(value: unknown): value is InputResponses {
     return false;
   }
 }
-function $testInputResponses(value: unknown): value is InputResponses {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputResponses(input: unknown): input is InputResponses {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputResponse(item2)) return false;
@@ -1370,8 +1404,10 @@ export function isTask(value: unknown): value is Task {
     return false;
   }
 }
-function $testTask(value: unknown): value is Task {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTask(input: unknown): input is Task {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1470,8 +1506,10 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
     return false;
   }
 }
-function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusNotificationParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   return $testDetailedTask(value);
@@ -1506,8 +1544,10 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
     return false;
   }
 }
-function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskStatusNotification(input: unknown): input is TaskStatusNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1605,9 +1645,11 @@ export function isTaskSubscriptionAcknowledgedNotifications(
   }
 }
 function $testTaskSubscriptionAcknowledgedNotifications(
-  value: unknown,
-): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is TaskSubscriptionAcknowledgedNotifications {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1667,8 +1709,10 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
     return false;
   }
 }
-function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskSubscriptionNotifications(input: unknown): input is TaskSubscriptionNotifications {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   for (const key2 in value) {
@@ -1723,8 +1767,10 @@ export function isTasksExtensionCapability(value: unknown): value is TasksExtens
     return false;
   }
 }
-function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTasksExtensionCapability(input: unknown): input is TasksExtensionCapability {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   return Object.keys(value).length === 0;
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
@@ -1761,8 +1807,10 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
     return false;
   }
 }
-function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskRequest(input: unknown): input is UpdateTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.id;
@@ -1857,8 +1905,10 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
     return false;
   }
 }
-function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskRequestParams(input: unknown): input is UpdateTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
@@ -1910,8 +1960,10 @@ export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
     return false;
   }
 }
-function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskResult(input: unknown): input is UpdateTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $testResultMeta(value1);
 }
@@ -1943,8 +1995,10 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
     return false;
   }
 }
-function $testWorkingTask(value: unknown): value is WorkingTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testWorkingTask(input: unknown): input is WorkingTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -2044,8 +2098,10 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
     return false;
   }
 }
-function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequest(input: unknown): input is ElicitRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
@@ -2110,8 +2166,10 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
     return false;
   }
 }
-function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
@@ -2172,8 +2230,10 @@ export function isParamsMeta(value: unknown): value is ParamsMeta {
     return false;
   }
 }
-function $testParamsMeta(value: unknown): value is ParamsMeta {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testParamsMeta(input: unknown): input is ParamsMeta {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.progressToken;
   return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
@@ -2213,8 +2273,10 @@ export function isTaskMetadata(value: unknown): value is TaskMetadata {
     return false;
   }
 }
-function $testTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskMetadata(input: unknown): input is TaskMetadata {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
@@ -2247,8 +2309,10 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
     return false;
   }
 }
-function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFormParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
@@ -2304,8 +2368,10 @@ export function isMcpElicitationSchema(value: unknown): value is McpElicitationS
     return false;
   }
 }
-function $testMcpElicitationSchema(value: unknown): value is McpElicitationSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.properties;
@@ -2502,9 +2568,11 @@ export function isMcpElicitationUntitledSingleSelectEnumSchema(
   }
 }
 function $testMcpElicitationUntitledSingleSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationUntitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationUntitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2621,9 +2689,11 @@ export function isMcpElicitationTitledSingleSelectEnumSchema(
   }
 }
 function $testMcpElicitationTitledSingleSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationTitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationTitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -2709,8 +2779,10 @@ export function isMcpElicitationConstOption(value: unknown): value is McpElicita
     return false;
   }
 }
-function $testMcpElicitationConstOption(value: unknown): value is McpElicitationConstOption {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationConstOption(input: unknown): input is McpElicitationConstOption {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -2797,9 +2869,11 @@ export function isMcpElicitationUntitledMultiSelectEnumSchema(
   }
 }
 function $testMcpElicitationUntitledMultiSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationUntitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationUntitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -2945,8 +3019,10 @@ export function isMcpElicitationUntitledEnumItems(value: unknown): value is McpE
     return false;
   }
 }
-function $testMcpElicitationUntitledEnumItems(value: unknown): value is McpElicitationUntitledEnumItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElicitationUntitledEnumItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -3035,9 +3111,11 @@ export function isMcpElicitationTitledMultiSelectEnumSchema(
   }
 }
 function $testMcpElicitationTitledMultiSelectEnumSchema(
-  value: unknown,
-): value is McpElicitationTitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is McpElicitationTitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !($isStringArray(value1) || value1 === null)) return false;
   const value2 = value.description;
@@ -3183,8 +3261,10 @@ export function isMcpElicitationTitledEnumItems(value: unknown): value is McpEli
     return false;
   }
 }
-function $testMcpElicitationTitledEnumItems(value: unknown): value is McpElicitationTitledEnumItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationTitledEnumItems(input: unknown): input is McpElicitationTitledEnumItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   if (!$isMcpElicitationConstOptionArray(value1)) return false;
   for (const key2 in value) {
@@ -3237,8 +3317,10 @@ export function isMcpElicitationLegacyTitledEnumSchema(value: unknown): value is
     return false;
   }
 }
-function $testMcpElicitationLegacyTitledEnumSchema(value: unknown): value is McpElicitationLegacyTitledEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is McpElicitationLegacyTitledEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3355,8 +3437,10 @@ export function isMcpElicitationStringSchema(value: unknown): value is McpElicit
     return false;
   }
 }
-function $testMcpElicitationStringSchema(value: unknown): value is McpElicitationStringSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationStringSchema(input: unknown): input is McpElicitationStringSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "string" || value1 === null)) return false;
   const value2 = value.description;
@@ -3518,8 +3602,10 @@ export function isMcpElicitationNumberSchema(value: unknown): value is McpElicit
     return false;
   }
 }
-function $testMcpElicitationNumberSchema(value: unknown): value is McpElicitationNumberSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitationNumberSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !((typeof value1 === "number" && Number.isFinite(value1)) || value1 === null))
     return false;
@@ -3652,8 +3738,10 @@ export function isMcpElicitationBooleanSchema(value: unknown): value is McpElici
     return false;
   }
 }
-function $testMcpElicitationBooleanSchema(value: unknown): value is McpElicitationBooleanSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitationBooleanSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "boolean" || value1 === null)) return false;
   const value2 = value.description;
@@ -3774,8 +3862,10 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
     return false;
   }
 }
-function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequest(input: unknown): input is CreateMessageRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
@@ -3812,8 +3902,10 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
     return false;
   }
 }
-function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequestParams(input: unknown): input is CreateMessageRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
@@ -3943,8 +4035,10 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
     return false;
   }
 }
-function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessage(input: unknown): input is SamplingMessage {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -4028,8 +4122,10 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
     return false;
   }
 }
-function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessageContentBlock(input: unknown): input is SamplingMessageContentBlock {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.type;
@@ -4100,8 +4196,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
     return false;
   }
 }
-function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelPreferences(input: unknown): input is ModelPreferences {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -4205,8 +4303,10 @@ export function isModelHint(value: unknown): value is ModelHint {
     return false;
   }
 }
-function $testModelHint(value: unknown): value is ModelHint {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelHint(input: unknown): input is ModelHint {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
@@ -4235,8 +4335,10 @@ export function isToolChoice(value: unknown): value is ToolChoice {
     return false;
   }
 }
-function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolChoice(input: unknown): input is ToolChoice {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
@@ -4266,8 +4368,10 @@ export function isTool(value: unknown): value is Tool {
     return false;
   }
 }
-function $testTool(value: unknown): value is Tool {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTool(input: unknown): input is Tool {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputSchema;
@@ -4300,8 +4404,10 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
     return false;
   }
 }
-function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolInputSchema(input: unknown): input is ToolInputSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.type;
   return value1 === "object";
 }
@@ -4333,8 +4439,10 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
     return false;
   }
 }
-function $testListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListRootsRequest(input: unknown): input is ListRootsRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
@@ -4372,8 +4480,10 @@ export function isRequestParams(value: unknown): value is RequestParams {
     return false;
   }
 }
-function $testRequestParams(value: unknown): value is RequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRequestParams(input: unknown): input is RequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $testParamsMeta(value1);
 }
@@ -4405,8 +4515,10 @@ export function isElicitResult(value: unknown): value is ElicitResult {
     return false;
   }
 }
-function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitResult(input: unknown): input is ElicitResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -4494,8 +4606,10 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
     return false;
   }
 }
-function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageResult(input: unknown): input is CreateMessageResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -4549,8 +4663,10 @@ export function isListRootsResult(value: unknown): value is ListRootsResult {
     return false;
   }
 }
-function $testListRootsResult(value: unknown): value is ListRootsResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListRootsResult(input: unknown): input is ListRootsResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.roots;
@@ -4592,8 +4708,10 @@ export function isRoot(value: unknown): value is Root {
     return false;
   }
 }
-function $testRoot(value: unknown): value is Root {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRoot(input: unknown): input is Root {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.name;
@@ -4644,7 +4762,7 @@ function $isNull(value: unknown): boolean {
   return value === null;
 }
 function $isObject(value: unknown): boolean {
-  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
+  return typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -4656,8 +4774,10 @@ function $isStringArray(value: unknown): boolean {
 function $isInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value);
 }
-function $isMcpElicitationPrimitiveSchemaMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isMcpElicitationPrimitiveSchemaMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testMcpElicitationPrimitiveSchema(item2)) return false;
@@ -4708,8 +4828,10 @@ function $isModelHintArray(value: unknown): boolean {
   }
   return true;
 }
-function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isAnyOf4SchemasMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 637430b7b57352f1a8697a147715d07c1f714b9ae9d8294f06d6f048a70a0c90 07f8864bb315b4f7b69e8451318060f294d657fb362f3595a31a82e433488482
+// Fingerprint: 4df444719c88f5b4fe703068b1de581a9ffdeff436aafc9aa2cac8cf85d7ff3e 523fc9bc6f58cc574774745acf07b71dd81cf169a746b4bacdfa859852726cc8
 
 import type {
   CancelTaskRequest,
@@ -269,8 +269,10 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
     return false;
   }
 }
-function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -313,8 +315,10 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
     return false;
   }
 }
-function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequestParams(input: unknown): input is CancelTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -345,8 +349,10 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
     return false;
   }
 }
-function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -389,8 +395,10 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
     return false;
   }
 }
-function $testCancelledTask(value: unknown): value is CancelledTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelledTask(input: unknown): input is CancelledTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -514,8 +522,10 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
     return false;
   }
 }
-function $testCompletedTask(value: unknown): value is CompletedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCompletedTask(input: unknown): input is CompletedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -647,8 +657,10 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
     return false;
   }
 }
-function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -719,8 +731,10 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
     return false;
   }
 }
-function $testDetailedTask(value: unknown): value is DetailedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testDetailedTask(input: unknown): input is DetailedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -788,8 +802,10 @@ export function isFailedTask(value: unknown): value is FailedTask {
     return false;
   }
 }
-function $testFailedTask(value: unknown): value is FailedTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testFailedTask(input: unknown): input is FailedTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -918,8 +934,10 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
     return false;
   }
 }
-function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -962,8 +980,10 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
     return false;
   }
 }
-function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -1037,8 +1057,10 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
     return false;
   }
 }
-function $testInputRequiredTask(value: unknown): value is InputRequiredTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1170,8 +1192,10 @@ export function isTask(value: unknown): value is Task {
     return false;
   }
 }
-function $testTask(value: unknown): value is Task {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTask(input: unknown): input is Task {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1323,8 +1347,10 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
     return false;
   }
 }
-function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskStatusNotification(input: unknown): input is TaskStatusNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1405,9 +1431,11 @@ export function isTaskSubscriptionAcknowledgedNotifications(
   }
 }
 function $testTaskSubscriptionAcknowledgedNotifications(
-  value: unknown,
-): value is TaskSubscriptionAcknowledgedNotifications {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is TaskSubscriptionAcknowledgedNotifications {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
@@ -1452,8 +1480,10 @@ export function isTaskSubscriptionNotifications(value: unknown): value is TaskSu
     return false;
   }
 }
-function $testTaskSubscriptionNotifications(value: unknown): value is TaskSubscriptionNotifications {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskSubscriptionNotifications(input: unknown): input is TaskSubscriptionNotifications {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskIds;
   return value1 === undefined || $isStringArray(value1);
 }
@@ -1493,8 +1523,10 @@ export function isTasksExtensionCapability(value: unknown): value is TasksExtens
     return false;
   }
 }
-function $testTasksExtensionCapability(value: unknown): value is TasksExtensionCapability {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTasksExtensionCapability(input: unknown): input is TasksExtensionCapability {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   return Object.keys(value).length === 0;
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
@@ -1531,8 +1563,10 @@ export function isUpdateTaskRequest(value: unknown): value is UpdateTaskRequest 
     return false;
   }
 }
-function $testUpdateTaskRequest(value: unknown): value is UpdateTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskRequest(input: unknown): input is UpdateTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1575,8 +1609,10 @@ export function isUpdateTaskRequestParams(value: unknown): value is UpdateTaskRe
     return false;
   }
 }
-function $testUpdateTaskRequestParams(value: unknown): value is UpdateTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskRequestParams(input: unknown): input is UpdateTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.inputResponses;
@@ -1612,8 +1648,10 @@ export function isUpdateTaskResult(value: unknown): value is UpdateTaskResult {
     return false;
   }
 }
-function $testUpdateTaskResult(value: unknown): value is UpdateTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUpdateTaskResult(input: unknown): input is UpdateTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -1656,8 +1694,10 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
     return false;
   }
 }
-function $testWorkingTask(value: unknown): value is WorkingTask {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testWorkingTask(input: unknown): input is WorkingTask {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
@@ -1778,8 +1818,10 @@ export function isAnnotations(value: unknown): value is Annotations {
     return false;
   }
 }
-function $testAnnotations(value: unknown): value is Annotations {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testAnnotations(input: unknown): input is Annotations {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -1835,8 +1877,10 @@ export function isAudioContent(value: unknown): value is AudioContent {
     return false;
   }
 }
-function $testAudioContent(value: unknown): value is AudioContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testAudioContent(input: unknown): input is AudioContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -1891,8 +1935,10 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
     return false;
   }
 }
-function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testBlobResourceContents(input: unknown): input is BlobResourceContents {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.blob;
@@ -1940,8 +1986,10 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
     return false;
   }
 }
-function $testBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testBooleanSchema(input: unknown): input is BooleanSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -1992,8 +2040,10 @@ export function isContentBlock(value: unknown): value is ContentBlock {
     return false;
   }
 }
-function $testContentBlock(value: unknown): value is ContentBlock {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testContentBlock(input: unknown): input is ContentBlock {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2061,8 +2111,10 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
     return false;
   }
 }
-function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequest(input: unknown): input is CreateMessageRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
   const value2 = value.params;
@@ -2099,8 +2151,10 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
     return false;
   }
 }
-function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequestParams(input: unknown): input is CreateMessageRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.includeContext;
   if (value1 !== undefined && !(value1 === "allServers" || value1 === "none" || value1 === "thisServer")) return false;
   const value2 = value.maxTokens;
@@ -2218,8 +2272,10 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
     return false;
   }
 }
-function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageResult(input: unknown): input is CreateMessageResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -2295,8 +2351,10 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
     return false;
   }
 }
-function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequest(input: unknown): input is ElicitRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
   const value2 = value.params;
@@ -2333,8 +2391,10 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
     return false;
   }
 }
-function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFormParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2380,8 +2440,10 @@ export function isElicitRequestFormParamsRequestedSchema(
     return false;
   }
 }
-function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestFormParamsRequestedSchema(input: unknown): input is ElicitRequestFormParamsRequestedSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -2474,8 +2536,10 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
     return false;
   }
 }
-function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
   const value2 = value.mode;
@@ -2518,8 +2582,10 @@ export function isElicitResult(value: unknown): value is ElicitResult {
     return false;
   }
 }
-function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitResult(input: unknown): input is ElicitResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.action;
   if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline")) return false;
   const value2 = value.content;
@@ -2601,8 +2667,10 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
     return false;
   }
 }
-function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -2658,8 +2726,10 @@ export function isError(value: unknown): value is Error {
     return false;
   }
 }
-function $testError(value: unknown): value is Error {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testError(input: unknown): input is Error {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (!(typeof value1 === "number" && Number.isInteger(value1))) return false;
   const value2 = value.message;
@@ -2693,8 +2763,10 @@ export function isIcon(value: unknown): value is Icon {
     return false;
   }
 }
-function $testIcon(value: unknown): value is Icon {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testIcon(input: unknown): input is Icon {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -2749,8 +2821,10 @@ export function isImageContent(value: unknown): value is ImageContent {
     return false;
   }
 }
-function $testImageContent(value: unknown): value is ImageContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testImageContent(input: unknown): input is ImageContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -2805,8 +2879,10 @@ export function isImplementation(value: unknown): value is Implementation {
     return false;
   }
 }
-function $testImplementation(value: unknown): value is Implementation {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testImplementation(input: unknown): input is Implementation {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.description;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.icons;
@@ -2876,8 +2952,10 @@ export function isInputRequest(value: unknown): value is InputRequest {
     return false;
   }
 }
-function $testInputRequest(value: unknown): value is InputRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequest(input: unknown): input is InputRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
@@ -2933,8 +3011,10 @@ export function isInputRequests(value: unknown): value is InputRequests {
     return false;
   }
 }
-function $testInputRequests(value: unknown): value is InputRequests {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequests(input: unknown): input is InputRequests {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputRequest(item2)) return false;
@@ -2998,8 +3078,10 @@ export function isInputResponses(value: unknown): value is InputResponses {
     return false;
   }
 }
-function $testInputResponses(value: unknown): value is InputResponses {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputResponses(input: unknown): input is InputResponses {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testInputResponse(item2)) return false;
@@ -3035,8 +3117,10 @@ export function isJSONObject(value: unknown): value is JSONObject {
     return false;
   }
 }
-function $testJSONObject(value: unknown): value is JSONObject {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testJSONObject(input: unknown): input is JSONObject {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testJSONValue(item2)) return false;
@@ -3069,8 +3153,10 @@ export function isJSONRPCNotification(value: unknown): value is JSONRPCNotificat
     return false;
   }
 }
-function $testJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testJSONRPCNotification(input: unknown): input is JSONRPCNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -3113,8 +3199,10 @@ export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
     return false;
   }
 }
-function $testJSONRPCRequest(value: unknown): value is JSONRPCRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testJSONRPCRequest(input: unknown): input is JSONRPCRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -3212,8 +3300,10 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
     return false;
   }
 }
-function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testLegacyTitledEnumSchema(input: unknown): input is LegacyTitledEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -3291,8 +3381,10 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
     return false;
   }
 }
-function $testListRootsRequest(value: unknown): value is ListRootsRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListRootsRequest(input: unknown): input is ListRootsRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
   const value2 = value.params;
@@ -3330,8 +3422,10 @@ export function isListRootsRequestParams(value: unknown): value is ListRootsRequ
     return false;
   }
 }
-function $testListRootsRequestParams(value: unknown): value is ListRootsRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListRootsRequestParams(input: unknown): input is ListRootsRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $testMetaObject(value1);
 }
@@ -3363,8 +3457,10 @@ export function isListRootsResult(value: unknown): value is ListRootsResult {
     return false;
   }
 }
-function $testListRootsResult(value: unknown): value is ListRootsResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListRootsResult(input: unknown): input is ListRootsResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.roots;
   return $isRootArray(value1);
 }
@@ -3401,7 +3497,7 @@ export function isMetaObject(value: unknown): value is MetaObject {
   }
 }
 function $testMetaObject(value: unknown): value is MetaObject {
-  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
+  return typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $checkMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
@@ -3424,8 +3520,10 @@ export function isModelHint(value: unknown): value is ModelHint {
     return false;
   }
 }
-function $testModelHint(value: unknown): value is ModelHint {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelHint(input: unknown): input is ModelHint {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
@@ -3454,8 +3552,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
     return false;
   }
 }
-function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelPreferences(input: unknown): input is ModelPreferences {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -3559,8 +3659,10 @@ export function isNotificationMetaObject(value: unknown): value is NotificationM
     return false;
   }
 }
-function $testNotificationMetaObject(value: unknown): value is NotificationMetaObject {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testNotificationMetaObject(input: unknown): input is NotificationMetaObject {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
   return value1 === undefined || $testRequestId(value1);
 }
@@ -3592,8 +3694,10 @@ export function isNotificationParams(value: unknown): value is NotificationParam
     return false;
   }
 }
-function $testNotificationParams(value: unknown): value is NotificationParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testNotificationParams(input: unknown): input is NotificationParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $testNotificationMetaObject(value1);
 }
@@ -3625,8 +3729,10 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
     return false;
   }
 }
-function $testNumberSchema(value: unknown): value is NumberSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testNumberSchema(input: unknown): input is NumberSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -3765,8 +3871,10 @@ export function isResourceLink(value: unknown): value is ResourceLink {
     return false;
   }
 }
-function $testResourceLink(value: unknown): value is ResourceLink {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResourceLink(input: unknown): input is ResourceLink {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -3859,8 +3967,10 @@ export function isResult(value: unknown): value is Result {
     return false;
   }
 }
-function $testResult(value: unknown): value is Result {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResult(input: unknown): input is Result {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.resultType;
@@ -3895,8 +4005,10 @@ export function isResultMetaObject(value: unknown): value is ResultMetaObject {
     return false;
   }
 }
-function $testResultMetaObject(value: unknown): value is ResultMetaObject {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResultMetaObject(input: unknown): input is ResultMetaObject {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   return value1 === undefined || $testImplementation(value1);
 }
@@ -3953,8 +4065,10 @@ export function isRoot(value: unknown): value is Root {
     return false;
   }
 }
-function $testRoot(value: unknown): value is Root {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRoot(input: unknown): input is Root {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.name;
@@ -3994,8 +4108,10 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
     return false;
   }
 }
-function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessage(input: unknown): input is SamplingMessage {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -4059,8 +4175,10 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
     return false;
   }
 }
-function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessageContentBlock(input: unknown): input is SamplingMessageContentBlock {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -4128,8 +4246,10 @@ export function isStringSchema(value: unknown): value is StringSchema {
     return false;
   }
 }
-function $testStringSchema(value: unknown): value is StringSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testStringSchema(input: unknown): input is StringSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4202,8 +4322,10 @@ export function isTextContent(value: unknown): value is TextContent {
     return false;
   }
 }
-function $testTextContent(value: unknown): value is TextContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTextContent(input: unknown): input is TextContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -4249,8 +4371,10 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
     return false;
   }
 }
-function $testTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTextResourceContents(input: unknown): input is TextResourceContents {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.mimeType;
@@ -4298,8 +4422,10 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchema(input: unknown): input is TitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -4377,8 +4503,10 @@ export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is Tit
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchemaItems(input: unknown): input is TitledMultiSelectEnumSchemaItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
@@ -4414,8 +4542,10 @@ export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchemaItemsItem(input: unknown): input is TitledMultiSelectEnumSchemaItemsItem {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -4452,8 +4582,10 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
     return false;
   }
 }
-function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledSingleSelectEnumSchema(input: unknown): input is TitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4516,8 +4648,10 @@ export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is Tit
     return false;
   }
 }
-function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledSingleSelectEnumSchemaItem(input: unknown): input is TitledSingleSelectEnumSchemaItem {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -4553,8 +4687,10 @@ export function isTool(value: unknown): value is Tool {
     return false;
   }
 }
-function $testTool(value: unknown): value is Tool {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTool(input: unknown): input is Tool {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.annotations;
@@ -4631,8 +4767,10 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
     return false;
   }
 }
-function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolInputSchema(input: unknown): input is ToolInputSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.type;
@@ -4670,8 +4808,10 @@ export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
     return false;
   }
 }
-function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolOutputSchema(input: unknown): input is ToolOutputSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   return value1 === undefined || typeof value1 === "string";
 }
@@ -4703,8 +4843,10 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
     return false;
   }
 }
-function $testToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolAnnotations(input: unknown): input is ToolAnnotations {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -4764,8 +4906,10 @@ export function isToolChoice(value: unknown): value is ToolChoice {
     return false;
   }
 }
-function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolChoice(input: unknown): input is ToolChoice {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
@@ -4795,8 +4939,10 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
     return false;
   }
 }
-function $testToolResultContent(value: unknown): value is ToolResultContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolResultContent(input: unknown): input is ToolResultContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.content;
@@ -4858,8 +5004,10 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
     return false;
   }
 }
-function $testToolUseContent(value: unknown): value is ToolUseContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolUseContent(input: unknown): input is ToolUseContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
   const value2 = value.id;
@@ -4912,8 +5060,10 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
     return false;
   }
 }
-function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledMultiSelectEnumSchema(input: unknown): input is UntitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -4991,8 +5141,10 @@ export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is U
     return false;
   }
 }
-function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledMultiSelectEnumSchemaItems(input: unknown): input is UntitledMultiSelectEnumSchemaItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -5037,8 +5189,10 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
     return false;
   }
 }
-function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledSingleSelectEnumSchema(input: unknown): input is UntitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -5102,8 +5256,10 @@ export function isCallToolRequest(value: unknown): value is CallToolRequest {
     return false;
   }
 }
-function $testCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolRequest(input: unknown): input is CallToolRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5151,8 +5307,10 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
     return false;
   }
 }
-function $testCallToolResult(value: unknown): value is CallToolResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolResult(input: unknown): input is CallToolResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.content;
@@ -5208,8 +5366,10 @@ export function isInputRequiredResult(value: unknown): value is InputRequiredRes
     return false;
   }
 }
-function $testInputRequiredResult(value: unknown): value is InputRequiredResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputRequiredResult(input: unknown): input is InputRequiredResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.inputRequests;
@@ -5260,8 +5420,10 @@ export function isDiscoverRequest(value: unknown): value is DiscoverRequest {
     return false;
   }
 }
-function $testDiscoverRequest(value: unknown): value is DiscoverRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testDiscoverRequest(input: unknown): input is DiscoverRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5309,8 +5471,10 @@ export function isDiscoverResult(value: unknown): value is DiscoverResult {
     return false;
   }
 }
-function $testDiscoverResult(value: unknown): value is DiscoverResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testDiscoverResult(input: unknown): input is DiscoverResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -5392,8 +5556,10 @@ export function isReadResourceRequest(value: unknown): value is ReadResourceRequ
     return false;
   }
 }
-function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceRequest(input: unknown): input is ReadResourceRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5441,8 +5607,10 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
     return false;
   }
 }
-function $testReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceResult(input: unknown): input is ReadResourceResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -5512,8 +5680,10 @@ export function isSubscriptionsListenRequest(value: unknown): value is Subscript
     return false;
   }
 }
-function $testSubscriptionsListenRequest(value: unknown): value is SubscriptionsListenRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionsListenRequest(input: unknown): input is SubscriptionsListenRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5561,8 +5731,10 @@ export function isSubscriptionsListenResult(value: unknown): value is Subscripti
     return false;
   }
 }
-function $testSubscriptionsListenResult(value: unknown): value is SubscriptionsListenResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionsListenResult(input: unknown): input is SubscriptionsListenResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testSubscriptionsListenResultMeta(value1)) return false;
   const value2 = value.resultType;
@@ -5599,8 +5771,10 @@ export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
     return false;
   }
 }
-function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5648,8 +5822,10 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
     return false;
   }
 }
-function $testGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptResult(input: unknown): input is GetPromptResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.description;
@@ -5706,8 +5882,10 @@ export function isListToolsRequest(value: unknown): value is ListToolsRequest {
     return false;
   }
 }
-function $testListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListToolsRequest(input: unknown): input is ListToolsRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -5755,8 +5933,10 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
     return false;
   }
 }
-function $testListToolsResult(value: unknown): value is ListToolsResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListToolsResult(input: unknown): input is ListToolsResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMetaObject(value1)) return false;
   const value2 = value.cacheScope;
@@ -5826,8 +6006,10 @@ export function isInputResponseRequestParams(value: unknown): value is InputResp
     return false;
   }
 }
-function $testInputResponseRequestParams(value: unknown): value is InputResponseRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testInputResponseRequestParams(input: unknown): input is InputResponseRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
@@ -5871,8 +6053,10 @@ export function isMissingRequiredClientCapabilityError(value: unknown): value is
     return false;
   }
 }
-function $testMissingRequiredClientCapabilityError(value: unknown): value is MissingRequiredClientCapabilityError {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testMissingRequiredClientCapabilityError(input: unknown): input is MissingRequiredClientCapabilityError {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObject(value1)) return false;
   const value2 = value.id;
@@ -5938,9 +6122,11 @@ export function isMissingRequiredClientCapabilityErrorData(
   }
 }
 function $testMissingRequiredClientCapabilityErrorData(
-  value: unknown,
-): value is MissingRequiredClientCapabilityErrorData {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is MissingRequiredClientCapabilityErrorData {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.requiredCapabilities;
   return $testClientCapabilities(value1);
 }
@@ -5979,8 +6165,10 @@ export function isSubscriptionsAcknowledgedNotification(
     return false;
   }
 }
-function $testSubscriptionsAcknowledgedNotification(value: unknown): value is SubscriptionsAcknowledgedNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionsAcknowledgedNotification(input: unknown): input is SubscriptionsAcknowledgedNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -6023,8 +6211,10 @@ export function isToolListChangedNotification(value: unknown): value is ToolList
     return false;
   }
 }
-function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolListChangedNotification(input: unknown): input is ToolListChangedNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -6068,8 +6258,10 @@ export function isUnsupportedProtocolVersionError(value: unknown): value is Unsu
     return false;
   }
 }
-function $testUnsupportedProtocolVersionError(value: unknown): value is UnsupportedProtocolVersionError {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUnsupportedProtocolVersionError(input: unknown): input is UnsupportedProtocolVersionError {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.error;
   if (!$isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value1)) return false;
   const value2 = value.id;
@@ -6132,8 +6324,10 @@ export function isUnsupportedProtocolVersionErrorData(value: unknown): value is 
     return false;
   }
 }
-function $testUnsupportedProtocolVersionErrorData(value: unknown): value is UnsupportedProtocolVersionErrorData {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUnsupportedProtocolVersionErrorData(input: unknown): input is UnsupportedProtocolVersionErrorData {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.requested;
   if (typeof value1 !== "string") return false;
   const value2 = value.supported;
@@ -6178,8 +6372,10 @@ export function isCallToolRequestParams(value: unknown): value is CallToolReques
     return false;
   }
 }
-function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolRequestParams(input: unknown): input is CallToolRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
@@ -6235,8 +6431,10 @@ export function isRequestMetaObject(value: unknown): value is RequestMetaObject 
     return false;
   }
 }
-function $testRequestMetaObject(value: unknown): value is RequestMetaObject {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRequestMetaObject(input: unknown): input is RequestMetaObject {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
   if (!$testClientCapabilities(value1)) return false;
   const value2 = value["io.modelcontextprotocol/clientInfo"];
@@ -6297,8 +6495,10 @@ export function isClientCapabilities(value: unknown): value is ClientCapabilitie
     return false;
   }
 }
-function $testClientCapabilities(value: unknown): value is ClientCapabilities {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testClientCapabilities(input: unknown): input is ClientCapabilities {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.elicitation;
   if (value1 !== undefined && !$testClientCapabilitiesElicitation(value1)) return false;
   const value2 = value.experimental;
@@ -6370,8 +6570,10 @@ export function isClientCapabilitiesElicitation(value: unknown): value is Client
     return false;
   }
 }
-function $testClientCapabilitiesElicitation(value: unknown): value is ClientCapabilitiesElicitation {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testClientCapabilitiesElicitation(input: unknown): input is ClientCapabilitiesElicitation {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.form;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.url;
@@ -6409,8 +6611,10 @@ export function isClientCapabilitiesSampling(value: unknown): value is ClientCap
     return false;
   }
 }
-function $testClientCapabilitiesSampling(value: unknown): value is ClientCapabilitiesSampling {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testClientCapabilitiesSampling(input: unknown): input is ClientCapabilitiesSampling {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.context;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.tools;
@@ -6505,8 +6709,10 @@ export function isRequestParams(value: unknown): value is RequestParams {
     return false;
   }
 }
-function $testRequestParams(value: unknown): value is RequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRequestParams(input: unknown): input is RequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return $testRequestMetaObject(value1);
 }
@@ -6537,8 +6743,10 @@ export function isServerCapabilities(value: unknown): value is ServerCapabilitie
     return false;
   }
 }
-function $testServerCapabilities(value: unknown): value is ServerCapabilities {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testServerCapabilities(input: unknown): input is ServerCapabilities {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.completions;
   if (value1 !== undefined && !$testJSONObject(value1)) return false;
   const value2 = value.experimental;
@@ -6622,8 +6830,10 @@ export function isServerCapabilitiesPrompts(value: unknown): value is ServerCapa
     return false;
   }
 }
-function $testServerCapabilitiesPrompts(value: unknown): value is ServerCapabilitiesPrompts {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testServerCapabilitiesPrompts(input: unknown): input is ServerCapabilitiesPrompts {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
@@ -6656,8 +6866,10 @@ export function isServerCapabilitiesResources(value: unknown): value is ServerCa
     return false;
   }
 }
-function $testServerCapabilitiesResources(value: unknown): value is ServerCapabilitiesResources {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testServerCapabilitiesResources(input: unknown): input is ServerCapabilitiesResources {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.subscribe;
@@ -6697,8 +6909,10 @@ export function isServerCapabilitiesTools(value: unknown): value is ServerCapabi
     return false;
   }
 }
-function $testServerCapabilitiesTools(value: unknown): value is ServerCapabilitiesTools {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testServerCapabilitiesTools(input: unknown): input is ServerCapabilitiesTools {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.listChanged;
   return value1 === undefined || typeof value1 === "boolean";
 }
@@ -6731,8 +6945,10 @@ export function isReadResourceRequestParams(value: unknown): value is ReadResour
     return false;
   }
 }
-function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceRequestParams(input: unknown): input is ReadResourceRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.inputResponses;
@@ -6781,8 +6997,10 @@ export function isSubscriptionsListenRequestParams(value: unknown): value is Sub
     return false;
   }
 }
-function $testSubscriptionsListenRequestParams(value: unknown): value is SubscriptionsListenRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionsListenRequestParams(input: unknown): input is SubscriptionsListenRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.notifications;
@@ -6818,8 +7036,10 @@ export function isSubscriptionFilter(value: unknown): value is SubscriptionFilte
     return false;
   }
 }
-function $testSubscriptionFilter(value: unknown): value is SubscriptionFilter {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionFilter(input: unknown): input is SubscriptionFilter {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.promptsListChanged;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.resourceSubscriptions;
@@ -6886,8 +7106,10 @@ export function isSubscriptionsListenResultMeta(value: unknown): value is Subscr
     return false;
   }
 }
-function $testSubscriptionsListenResultMeta(value: unknown): value is SubscriptionsListenResultMeta {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSubscriptionsListenResultMeta(input: unknown): input is SubscriptionsListenResultMeta {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined && !$testImplementation(value1)) return false;
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
@@ -6924,8 +7146,10 @@ export function isGetPromptRequestParams(value: unknown): value is GetPromptRequ
     return false;
   }
 }
-function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptRequestParams(input: unknown): input is GetPromptRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.arguments;
@@ -6994,8 +7218,10 @@ export function isPromptMessage(value: unknown): value is PromptMessage {
     return false;
   }
 }
-function $testPromptMessage(value: unknown): value is PromptMessage {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testPromptMessage(input: unknown): input is PromptMessage {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
@@ -7031,8 +7257,10 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
     return false;
   }
 }
-function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testPaginatedRequestParams(input: unknown): input is PaginatedRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (!$testRequestMetaObject(value1)) return false;
   const value2 = value.cursor;
@@ -7072,9 +7300,11 @@ export function isSubscriptionsAcknowledgedNotificationParams(
   }
 }
 function $testSubscriptionsAcknowledgedNotificationParams(
-  value: unknown,
-): value is SubscriptionsAcknowledgedNotificationParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is SubscriptionsAcknowledgedNotificationParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testNotificationMetaObject(value1)) return false;
   const value2 = value.notifications;
@@ -7121,10 +7351,12 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isObject(value: unknown): boolean {
-  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
+  return typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
-function $isResultTypeObject(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isResultTypeObject(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.resultType;
   return value1 === "complete";
 }
@@ -7163,16 +7395,20 @@ function $isSamplingMessageContentBlockArray(value: unknown): boolean {
   }
   return true;
 }
-function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isPrimitiveSchemaDefinitionMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testPrimitiveSchemaDefinition(item2)) return false;
   }
   return true;
 }
-function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isAnyOf4SchemasMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -7260,8 +7496,10 @@ function $isPromptMessageArray(value: unknown): boolean {
   }
   return true;
 }
-function $isErrorAndCodeDataObject(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isErrorAndCodeDataObject(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (value1 !== -32021) return false;
   const value2 = value.data;
@@ -7269,8 +7507,10 @@ function $isErrorAndCodeDataObject(value: unknown): boolean {
   const value3 = value.message;
   return typeof value3 === "string";
 }
-function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.code;
   if (value1 !== -32022) return false;
   const value2 = value.data;
@@ -7278,16 +7518,20 @@ function $isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value: unkno
   const value3 = value.message;
   return typeof value3 === "string";
 }
-function $isJSONObjectMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isJSONObjectMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testJSONObject(item2)) return false;
   }
   return true;
 }
-function $isStringMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isStringMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 647569f8ee8a65f5d3a4c7508b8c94c15a4f0af7099c725361f2aaf29d9e1335 c90178b83baf8a701e343324b0c519d63efbe674f5fd56d44ecbcabffea64c18
+// Fingerprint: 9377ff0419de2992301862f556d63408e2985d6069b8391a481d40af485c4b42 1fac3fa1c90e160f0cad63d2a2f378746395b16d62f03f2d7af49e2592fbd289
 
 import type {
   TaskStatus,
@@ -239,8 +239,10 @@ export function isTaskMetadata(value: unknown): value is TaskMetadata {
     return false;
   }
 }
-function $testTaskMetadata(value: unknown): value is TaskMetadata {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskMetadata(input: unknown): input is TaskMetadata {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.ttl;
   return value1 === undefined || (typeof value1 === "number" && Number.isInteger(value1));
 }
@@ -273,8 +275,10 @@ export function isRelatedTaskMetadata(value: unknown): value is RelatedTaskMetad
     return false;
   }
 }
-function $testRelatedTaskMetadata(value: unknown): value is RelatedTaskMetadata {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testRelatedTaskMetadata(input: unknown): input is RelatedTaskMetadata {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -305,8 +309,10 @@ export function isTask(value: unknown): value is Task {
     return false;
   }
 }
-function $testTask(value: unknown): value is Task {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTask(input: unknown): input is Task {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.createdAt;
   if (typeof value1 !== "string") return false;
   const value2 = value.lastUpdatedAt;
@@ -373,8 +379,10 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
     return false;
   }
 }
-function $testCreateTaskResult(value: unknown): value is CreateTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.task;
@@ -411,8 +419,10 @@ export function isTaskAugmentedRequestParams(value: unknown): value is TaskAugme
     return false;
   }
 }
-function $testTaskAugmentedRequestParams(value: unknown): value is TaskAugmentedRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskAugmentedRequestParams(input: unknown): input is TaskAugmentedRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.task;
@@ -450,8 +460,10 @@ export function isParamsMeta(value: unknown): value is ParamsMeta {
     return false;
   }
 }
-function $testParamsMeta(value: unknown): value is ParamsMeta {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testParamsMeta(input: unknown): input is ParamsMeta {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.progressToken;
   return value1 === undefined || $testProgressToken(value1);
 }
@@ -480,8 +492,10 @@ export function isGetTaskRequest(value: unknown): value is GetTaskRequest {
     return false;
   }
 }
-function $testGetTaskRequest(value: unknown): value is GetTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -529,8 +543,10 @@ export function isGetTaskRequestParams(value: unknown): value is GetTaskRequestP
     return false;
   }
 }
-function $testGetTaskRequestParams(value: unknown): value is GetTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -561,8 +577,10 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
     return false;
   }
 }
-function $testGetTaskResult(value: unknown): value is GetTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskResult(input: unknown): input is GetTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -606,8 +624,10 @@ export function isGetTaskPayloadRequest(value: unknown): value is GetTaskPayload
     return false;
   }
 }
-function $testGetTaskPayloadRequest(value: unknown): value is GetTaskPayloadRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskPayloadRequest(input: unknown): input is GetTaskPayloadRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -655,8 +675,10 @@ export function isGetTaskPayloadRequestParams(value: unknown): value is GetTaskP
     return false;
   }
 }
-function $testGetTaskPayloadRequestParams(value: unknown): value is GetTaskPayloadRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskPayloadRequestParams(input: unknown): input is GetTaskPayloadRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -687,8 +709,10 @@ export function isGetTaskPayloadResult(value: unknown): value is GetTaskPayloadR
     return false;
   }
 }
-function $testGetTaskPayloadResult(value: unknown): value is GetTaskPayloadResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetTaskPayloadResult(input: unknown): input is GetTaskPayloadResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
@@ -720,8 +744,10 @@ export function isCancelTaskRequest(value: unknown): value is CancelTaskRequest 
     return false;
   }
 }
-function $testCancelTaskRequest(value: unknown): value is CancelTaskRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -769,8 +795,10 @@ export function isCancelTaskRequestParams(value: unknown): value is CancelTaskRe
     return false;
   }
 }
-function $testCancelTaskRequestParams(value: unknown): value is CancelTaskRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskRequestParams(input: unknown): input is CancelTaskRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskId;
   return typeof value1 === "string";
 }
@@ -801,8 +829,10 @@ export function isCancelTaskResult(value: unknown): value is CancelTaskResult {
     return false;
   }
 }
-function $testCancelTaskResult(value: unknown): value is CancelTaskResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -846,8 +876,10 @@ export function isListTasksRequest(value: unknown): value is ListTasksRequest {
     return false;
   }
 }
-function $testListTasksRequest(value: unknown): value is ListTasksRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListTasksRequest(input: unknown): input is ListTasksRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -896,8 +928,10 @@ export function isListTasksResult(value: unknown): value is ListTasksResult {
     return false;
   }
 }
-function $testListTasksResult(value: unknown): value is ListTasksResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListTasksResult(input: unknown): input is ListTasksResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -946,8 +980,10 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
     return false;
   }
 }
-function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusNotificationParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.createdAt;
@@ -991,8 +1027,10 @@ export function isTaskStatusNotification(value: unknown): value is TaskStatusNot
     return false;
   }
 }
-function $testTaskStatusNotification(value: unknown): value is TaskStatusNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskStatusNotification(input: unknown): input is TaskStatusNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -1035,8 +1073,10 @@ export function isTaskServerCapabilities(value: unknown): value is TaskServerCap
     return false;
   }
 }
-function $testTaskServerCapabilities(value: unknown): value is TaskServerCapabilities {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskServerCapabilities(input: unknown): input is TaskServerCapabilities {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.tasks;
   return value1 === undefined || $testTaskServerCapabilitiesTasks(value1);
 }
@@ -1068,8 +1108,10 @@ export function isTaskServerCapabilitiesTasks(value: unknown): value is TaskServ
     return false;
   }
 }
-function $testTaskServerCapabilitiesTasks(value: unknown): value is TaskServerCapabilitiesTasks {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskServerCapabilitiesTasks(input: unknown): input is TaskServerCapabilitiesTasks {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
@@ -1113,8 +1155,10 @@ export function isTaskServerCapabilitiesTasksRequests(value: unknown): value is 
     return false;
   }
 }
-function $testTaskServerCapabilitiesTasksRequests(value: unknown): value is TaskServerCapabilitiesTasksRequests {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskServerCapabilitiesTasksRequests(input: unknown): input is TaskServerCapabilitiesTasksRequests {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.tools;
   return value1 === undefined || $testTaskServerCapabilitiesTasksRequestsTools(value1);
 }
@@ -1149,9 +1193,11 @@ export function isTaskServerCapabilitiesTasksRequestsTools(
   }
 }
 function $testTaskServerCapabilitiesTasksRequestsTools(
-  value: unknown,
-): value is TaskServerCapabilitiesTasksRequestsTools {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is TaskServerCapabilitiesTasksRequestsTools {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.call;
   return value1 === undefined || $isObject(value1);
 }
@@ -1189,8 +1235,10 @@ export function isTaskClientCapabilities(value: unknown): value is TaskClientCap
     return false;
   }
 }
-function $testTaskClientCapabilities(value: unknown): value is TaskClientCapabilities {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskClientCapabilities(input: unknown): input is TaskClientCapabilities {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.tasks;
   return value1 === undefined || $testTaskClientCapabilitiesTasks(value1);
 }
@@ -1222,8 +1270,10 @@ export function isTaskClientCapabilitiesTasks(value: unknown): value is TaskClie
     return false;
   }
 }
-function $testTaskClientCapabilitiesTasks(value: unknown): value is TaskClientCapabilitiesTasks {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskClientCapabilitiesTasks(input: unknown): input is TaskClientCapabilitiesTasks {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.list;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.cancel;
@@ -1267,8 +1317,10 @@ export function isTaskClientCapabilitiesTasksRequests(value: unknown): value is 
     return false;
   }
 }
-function $testTaskClientCapabilitiesTasksRequests(value: unknown): value is TaskClientCapabilitiesTasksRequests {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTaskClientCapabilitiesTasksRequests(input: unknown): input is TaskClientCapabilitiesTasksRequests {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.sampling;
   if (value1 !== undefined && !$testTaskClientCapabilitiesTasksRequestsSampling(value1)) return false;
   const value2 = value.elicitation;
@@ -1309,9 +1361,11 @@ export function isTaskClientCapabilitiesTasksRequestsSampling(
   }
 }
 function $testTaskClientCapabilitiesTasksRequestsSampling(
-  value: unknown,
-): value is TaskClientCapabilitiesTasksRequestsSampling {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is TaskClientCapabilitiesTasksRequestsSampling {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.createMessage;
   return value1 === undefined || $isObject(value1);
 }
@@ -1353,9 +1407,11 @@ export function isTaskClientCapabilitiesTasksRequestsElicitation(
   }
 }
 function $testTaskClientCapabilitiesTasksRequestsElicitation(
-  value: unknown,
-): value is TaskClientCapabilitiesTasksRequestsElicitation {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+  input: unknown,
+): input is TaskClientCapabilitiesTasksRequestsElicitation {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.create;
   return value1 === undefined || $isObject(value1);
 }
@@ -1425,8 +1481,10 @@ export function isCallToolRequest(value: unknown): value is CallToolRequest {
     return false;
   }
 }
-function $testCallToolRequest(value: unknown): value is CallToolRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolRequest(input: unknown): input is CallToolRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1474,8 +1532,10 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
     return false;
   }
 }
-function $testCallToolResult(value: unknown): value is CallToolResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolResult(input: unknown): input is CallToolResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -1532,8 +1592,10 @@ export function isReadResourceRequest(value: unknown): value is ReadResourceRequ
     return false;
   }
 }
-function $testReadResourceRequest(value: unknown): value is ReadResourceRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceRequest(input: unknown): input is ReadResourceRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1581,8 +1643,10 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
     return false;
   }
 }
-function $testReadResourceResult(value: unknown): value is ReadResourceResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceResult(input: unknown): input is ReadResourceResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.contents;
@@ -1631,8 +1695,10 @@ export function isGetPromptRequest(value: unknown): value is GetPromptRequest {
     return false;
   }
 }
-function $testGetPromptRequest(value: unknown): value is GetPromptRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1680,8 +1746,10 @@ export function isGetPromptResult(value: unknown): value is GetPromptResult {
     return false;
   }
 }
-function $testGetPromptResult(value: unknown): value is GetPromptResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptResult(input: unknown): input is GetPromptResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.description;
@@ -1730,8 +1798,10 @@ export function isListToolsRequest(value: unknown): value is ListToolsRequest {
     return false;
   }
 }
-function $testListToolsRequest(value: unknown): value is ListToolsRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListToolsRequest(input: unknown): input is ListToolsRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1780,8 +1850,10 @@ export function isListToolsResult(value: unknown): value is ListToolsResult {
     return false;
   }
 }
-function $testListToolsResult(value: unknown): value is ListToolsResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testListToolsResult(input: unknown): input is ListToolsResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.nextCursor;
@@ -1830,8 +1902,10 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
     return false;
   }
 }
-function $testCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequest(input: unknown): input is CreateMessageRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -1879,8 +1953,10 @@ export function isCreateMessageResult(value: unknown): value is CreateMessageRes
     return false;
   }
 }
-function $testCreateMessageResult(value: unknown): value is CreateMessageResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageResult(input: unknown): input is CreateMessageResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -1956,8 +2032,10 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
     return false;
   }
 }
-function $testElicitRequest(value: unknown): value is ElicitRequest {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequest(input: unknown): input is ElicitRequest {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.id;
   if (!$testRequestId(value1)) return false;
   const value2 = value.jsonrpc;
@@ -2005,8 +2083,10 @@ export function isElicitResult(value: unknown): value is ElicitResult {
     return false;
   }
 }
-function $testElicitResult(value: unknown): value is ElicitResult {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitResult(input: unknown): input is ElicitResult {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.action;
@@ -2094,8 +2174,10 @@ export function isToolListChangedNotification(value: unknown): value is ToolList
     return false;
   }
 }
-function $testToolListChangedNotification(value: unknown): value is ToolListChangedNotification {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolListChangedNotification(input: unknown): input is ToolListChangedNotification {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.jsonrpc;
   if (value1 !== "2.0") return false;
   const value2 = value.method;
@@ -2196,8 +2278,10 @@ export function isResult(value: unknown): value is Result {
     return false;
   }
 }
-function $testResult(value: unknown): value is Result {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResult(input: unknown): input is Result {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
@@ -2226,8 +2310,10 @@ export function isPaginatedRequestParams(value: unknown): value is PaginatedRequ
     return false;
   }
 }
-function $testPaginatedRequestParams(value: unknown): value is PaginatedRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testPaginatedRequestParams(input: unknown): input is PaginatedRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.cursor;
@@ -2265,8 +2351,10 @@ export function isNotificationParams(value: unknown): value is NotificationParam
     return false;
   }
 }
-function $testNotificationParams(value: unknown): value is NotificationParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testNotificationParams(input: unknown): input is NotificationParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   return value1 === undefined || $isObject(value1);
 }
@@ -2298,8 +2386,10 @@ export function isCallToolRequestParams(value: unknown): value is CallToolReques
     return false;
   }
 }
-function $testCallToolRequestParams(value: unknown): value is CallToolRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCallToolRequestParams(input: unknown): input is CallToolRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
@@ -2349,8 +2439,10 @@ export function isContentBlock(value: unknown): value is ContentBlock {
     return false;
   }
 }
-function $testContentBlock(value: unknown): value is ContentBlock {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testContentBlock(input: unknown): input is ContentBlock {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2418,8 +2510,10 @@ export function isTextContent(value: unknown): value is TextContent {
     return false;
   }
 }
-function $testTextContent(value: unknown): value is TextContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTextContent(input: unknown): input is TextContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2465,8 +2559,10 @@ export function isAnnotations(value: unknown): value is Annotations {
     return false;
   }
 }
-function $testAnnotations(value: unknown): value is Annotations {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testAnnotations(input: unknown): input is Annotations {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.audience;
   if (value1 !== undefined && !$isRoleArray(value1)) return false;
   const value2 = value.lastModified;
@@ -2547,8 +2643,10 @@ export function isImageContent(value: unknown): value is ImageContent {
     return false;
   }
 }
-function $testImageContent(value: unknown): value is ImageContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testImageContent(input: unknown): input is ImageContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2603,8 +2701,10 @@ export function isAudioContent(value: unknown): value is AudioContent {
     return false;
   }
 }
-function $testAudioContent(value: unknown): value is AudioContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testAudioContent(input: unknown): input is AudioContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2659,8 +2759,10 @@ export function isResourceLink(value: unknown): value is ResourceLink {
     return false;
   }
 }
-function $testResourceLink(value: unknown): value is ResourceLink {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testResourceLink(input: unknown): input is ResourceLink {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2753,8 +2855,10 @@ export function isIcon(value: unknown): value is Icon {
     return false;
   }
 }
-function $testIcon(value: unknown): value is Icon {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testIcon(input: unknown): input is Icon {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mimeType;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.sizes;
@@ -2809,8 +2913,10 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
     return false;
   }
 }
-function $testEmbeddedResource(value: unknown): value is EmbeddedResource {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -2866,8 +2972,10 @@ export function isTextResourceContents(value: unknown): value is TextResourceCon
     return false;
   }
 }
-function $testTextResourceContents(value: unknown): value is TextResourceContents {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTextResourceContents(input: unknown): input is TextResourceContents {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.mimeType;
@@ -2915,8 +3023,10 @@ export function isBlobResourceContents(value: unknown): value is BlobResourceCon
     return false;
   }
 }
-function $testBlobResourceContents(value: unknown): value is BlobResourceContents {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testBlobResourceContents(input: unknown): input is BlobResourceContents {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.blob;
@@ -2964,8 +3074,10 @@ export function isReadResourceRequestParams(value: unknown): value is ReadResour
     return false;
   }
 }
-function $testReadResourceRequestParams(value: unknown): value is ReadResourceRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testReadResourceRequestParams(input: unknown): input is ReadResourceRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.uri;
@@ -3002,8 +3114,10 @@ export function isGetPromptRequestParams(value: unknown): value is GetPromptRequ
     return false;
   }
 }
-function $testGetPromptRequestParams(value: unknown): value is GetPromptRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testGetPromptRequestParams(input: unknown): input is GetPromptRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.arguments;
@@ -3060,8 +3174,10 @@ export function isPromptMessage(value: unknown): value is PromptMessage {
     return false;
   }
 }
-function $testPromptMessage(value: unknown): value is PromptMessage {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testPromptMessage(input: unknown): input is PromptMessage {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
@@ -3097,8 +3213,10 @@ export function isTool(value: unknown): value is Tool {
     return false;
   }
 }
-function $testTool(value: unknown): value is Tool {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTool(input: unknown): input is Tool {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.annotations;
@@ -3181,8 +3299,10 @@ export function isToolInputSchema(value: unknown): value is ToolInputSchema {
     return false;
   }
 }
-function $testToolInputSchema(value: unknown): value is ToolInputSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolInputSchema(input: unknown): input is ToolInputSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -3254,8 +3374,10 @@ export function isToolOutputSchema(value: unknown): value is ToolOutputSchema {
     return false;
   }
 }
-function $testToolOutputSchema(value: unknown): value is ToolOutputSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolOutputSchema(input: unknown): input is ToolOutputSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -3327,8 +3449,10 @@ export function isToolAnnotations(value: unknown): value is ToolAnnotations {
     return false;
   }
 }
-function $testToolAnnotations(value: unknown): value is ToolAnnotations {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolAnnotations(input: unknown): input is ToolAnnotations {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.destructiveHint;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.idempotentHint;
@@ -3388,8 +3512,10 @@ export function isToolExecution(value: unknown): value is ToolExecution {
     return false;
   }
 }
-function $testToolExecution(value: unknown): value is ToolExecution {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolExecution(input: unknown): input is ToolExecution {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.taskSupport;
   return value1 === undefined || value1 === "forbidden" || value1 === "optional" || value1 === "required";
 }
@@ -3422,8 +3548,10 @@ export function isCreateMessageRequestParams(value: unknown): value is CreateMes
     return false;
   }
 }
-function $testCreateMessageRequestParams(value: unknown): value is CreateMessageRequestParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testCreateMessageRequestParams(input: unknown): input is CreateMessageRequestParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.includeContext;
@@ -3553,8 +3681,10 @@ export function isSamplingMessage(value: unknown): value is SamplingMessage {
     return false;
   }
 }
-function $testSamplingMessage(value: unknown): value is SamplingMessage {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessage(input: unknown): input is SamplingMessage {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -3618,8 +3748,10 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
     return false;
   }
 }
-function $testToolUseContent(value: unknown): value is ToolUseContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolUseContent(input: unknown): input is ToolUseContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.id;
@@ -3672,8 +3804,10 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
     return false;
   }
 }
-function $testToolResultContent(value: unknown): value is ToolResultContent {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolResultContent(input: unknown): input is ToolResultContent {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
   const value2 = value.content;
@@ -3742,8 +3876,10 @@ export function isSamplingMessageContentBlock(value: unknown): value is Sampling
     return false;
   }
 }
-function $testSamplingMessageContentBlock(value: unknown): value is SamplingMessageContentBlock {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testSamplingMessageContentBlock(input: unknown): input is SamplingMessageContentBlock {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -3811,8 +3947,10 @@ export function isModelPreferences(value: unknown): value is ModelPreferences {
     return false;
   }
 }
-function $testModelPreferences(value: unknown): value is ModelPreferences {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelPreferences(input: unknown): input is ModelPreferences {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.costPriority;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1) && value1 >= 0 && value1 <= 1))
     return false;
@@ -3916,8 +4054,10 @@ export function isModelHint(value: unknown): value is ModelHint {
     return false;
   }
 }
-function $testModelHint(value: unknown): value is ModelHint {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testModelHint(input: unknown): input is ModelHint {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.name;
   return value1 === undefined || typeof value1 === "string";
 }
@@ -3946,8 +4086,10 @@ export function isToolChoice(value: unknown): value is ToolChoice {
     return false;
   }
 }
-function $testToolChoice(value: unknown): value is ToolChoice {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testToolChoice(input: unknown): input is ToolChoice {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.mode;
   return value1 === undefined || value1 === "auto" || value1 === "none" || value1 === "required";
 }
@@ -4005,8 +4147,10 @@ export function isElicitRequestURLParams(value: unknown): value is ElicitRequest
     return false;
   }
 }
-function $testElicitRequestURLParams(value: unknown): value is ElicitRequestURLParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.elicitationId;
@@ -4067,8 +4211,10 @@ export function isElicitRequestFormParams(value: unknown): value is ElicitReques
     return false;
   }
 }
-function $testElicitRequestFormParams(value: unknown): value is ElicitRequestFormParams {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFormParams {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testParamsMeta(value1)) return false;
   const value2 = value.message;
@@ -4126,8 +4272,10 @@ export function isElicitRequestFormParamsRequestedSchema(
     return false;
   }
 }
-function $testElicitRequestFormParamsRequestedSchema(value: unknown): value is ElicitRequestFormParamsRequestedSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testElicitRequestFormParamsRequestedSchema(input: unknown): input is ElicitRequestFormParamsRequestedSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.$schema;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.properties;
@@ -4238,8 +4386,10 @@ export function isStringSchema(value: unknown): value is StringSchema {
     return false;
   }
 }
-function $testStringSchema(value: unknown): value is StringSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testStringSchema(input: unknown): input is StringSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4312,8 +4462,10 @@ export function isNumberSchema(value: unknown): value is NumberSchema {
     return false;
   }
 }
-function $testNumberSchema(value: unknown): value is NumberSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testNumberSchema(input: unknown): input is NumberSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !(typeof value1 === "number" && Number.isFinite(value1))) return false;
   const value2 = value.description;
@@ -4379,8 +4531,10 @@ export function isBooleanSchema(value: unknown): value is BooleanSchema {
     return false;
   }
 }
-function $testBooleanSchema(value: unknown): value is BooleanSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testBooleanSchema(input: unknown): input is BooleanSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "boolean") return false;
   const value2 = value.description;
@@ -4431,8 +4585,10 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is Untit
     return false;
   }
 }
-function $testUntitledSingleSelectEnumSchema(value: unknown): value is UntitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledSingleSelectEnumSchema(input: unknown): input is UntitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4496,8 +4652,10 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is TitledS
     return false;
   }
 }
-function $testTitledSingleSelectEnumSchema(value: unknown): value is TitledSingleSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledSingleSelectEnumSchema(input: unknown): input is TitledSingleSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4560,8 +4718,10 @@ export function isTitledSingleSelectEnumSchemaItem(value: unknown): value is Tit
     return false;
   }
 }
-function $testTitledSingleSelectEnumSchemaItem(value: unknown): value is TitledSingleSelectEnumSchemaItem {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledSingleSelectEnumSchemaItem(input: unknown): input is TitledSingleSelectEnumSchemaItem {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -4597,8 +4757,10 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is Untitl
     return false;
   }
 }
-function $testUntitledMultiSelectEnumSchema(value: unknown): value is UntitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledMultiSelectEnumSchema(input: unknown): input is UntitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -4676,8 +4838,10 @@ export function isUntitledMultiSelectEnumSchemaItems(value: unknown): value is U
     return false;
   }
 }
-function $testUntitledMultiSelectEnumSchemaItems(value: unknown): value is UntitledMultiSelectEnumSchemaItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testUntitledMultiSelectEnumSchemaItems(input: unknown): input is UntitledMultiSelectEnumSchemaItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
@@ -4722,8 +4886,10 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is TitledMu
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchema(value: unknown): value is TitledMultiSelectEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchema(input: unknown): input is TitledMultiSelectEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && !$isStringArray(value1)) return false;
   const value2 = value.description;
@@ -4801,8 +4967,10 @@ export function isTitledMultiSelectEnumSchemaItems(value: unknown): value is Tit
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchemaItems(value: unknown): value is TitledMultiSelectEnumSchemaItems {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchemaItems(input: unknown): input is TitledMultiSelectEnumSchemaItems {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.anyOf;
   return $isTitledMultiSelectEnumSchemaItemsItemArray(value1);
 }
@@ -4838,8 +5006,10 @@ export function isTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is
     return false;
   }
 }
-function $testTitledMultiSelectEnumSchemaItemsItem(value: unknown): value is TitledMultiSelectEnumSchemaItemsItem {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testTitledMultiSelectEnumSchemaItemsItem(input: unknown): input is TitledMultiSelectEnumSchemaItemsItem {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.const;
   if (typeof value1 !== "string") return false;
   const value2 = value.title;
@@ -4876,8 +5046,10 @@ export function isLegacyTitledEnumSchema(value: unknown): value is LegacyTitledE
     return false;
   }
 }
-function $testLegacyTitledEnumSchema(value: unknown): value is LegacyTitledEnumSchema {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $testLegacyTitledEnumSchema(input: unknown): input is LegacyTitledEnumSchema {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   const value1 = value.default;
   if (value1 !== undefined && typeof value1 !== "string") return false;
   const value2 = value.description;
@@ -4958,7 +5130,7 @@ function $isAnyNumber(value: unknown): boolean {
   return typeof value === "number";
 }
 function $isObject(value: unknown): boolean {
-  return $rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value));
+  return typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
 function $isTaskArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
@@ -5009,8 +5181,10 @@ function $isStringArray(value: unknown): boolean {
   }
   return true;
 }
-function $isAnyOf4SchemasMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isAnyOf4SchemasMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!(
@@ -5046,16 +5220,20 @@ function $isIconArray(value: unknown): boolean {
   }
   return true;
 }
-function $isStringMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isStringMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (typeof item2 !== "string") return false;
   }
   return true;
 }
-function $isObjectMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isObjectMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$isObject(item2)) return false;
@@ -5076,8 +5254,10 @@ function $isModelHintArray(value: unknown): boolean {
   }
   return true;
 }
-function $isPrimitiveSchemaDefinitionMap(value: unknown): boolean {
-  if (!($rt.isNonNullObject(value) && (value.constructor === Object || $rt.hasJsonPrototype(value)))) return false;
+function $isPrimitiveSchemaDefinitionMap(input: unknown): boolean {
+  const value = input as $rt.JsonObject;
+  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+    return false;
   for (const key1 in value) {
     const item2 = value[key1];
     if (!$testPrimitiveSchemaDefinition(item2)) return false;

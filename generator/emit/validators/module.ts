@@ -55,12 +55,12 @@ export function emitValidators(model: Model): string {
         // megamorphic once a few definitions ran, so no test was inlined into it any more.
         body: [tryCatch([ret(call(isName, id("value")))], [RETURN_FALSE])],
       },
-      {
+      scope.withObjectView({
         name: isName,
         params: [{ name: "value", type: "unknown" }],
         returns: `${value} is ${name}`,
         body: isBody,
-      },
+      }),
       {
         name: checkName,
         params: [

@@ -343,15 +343,6 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /**
- * `typeof value === "object"` and not null: an object or an array. Typed as a JSON object for the
- * generated validators, which use it only as `isNonNullObject(v) && (v.constructor === Object ||
- * hasJsonPrototype(v))`, a test no array passes (cheaper than `isObject` and then the prototype).
- */
-export function isNonNullObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null;
-}
-
-/**
  * Whether a value is a JSON object (see `hasJsonPrototype`), as the error mode (`validateX` once its test
  * said no) asks it: `constructor === Object` answers for a plain object of this realm, as the tests
  * ask it in place, and the prototypes are read only when that fails. One call, where the tests write

@@ -143,7 +143,7 @@ describe("binding a placeholder", () => {
     // A `#` fragment points into the document holding the bound definition; the copies check through it.
     const validators = files.get("validators.ts")!;
     expect(validators).toMatch(/function \$testItem\(value: unknown\): value is Item \{[^}]*\$testReal\(value\)/);
-    expect(validators).toMatch(/function \$testItems\(value: unknown\): value is Items \{[^}]*\$testItem\(/);
+    expect(validators).toMatch(/function \$testItems\(input: unknown\): input is Items \{[^}]*\$testItem\(/);
   });
 
   it("without bindings (or with none) the output is the same as ever", async () => {

@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5f174905325e2eb39020d00ebc26509485fc4619cb74bccc126beea1e0689250 8caaae7dd43401a85dbe147ff14aa76a1756b68e2fa7fd40440f3b738b85d6fb
+// Fingerprint: edcb16810e7e2ecfadbab22bc207f44fdca498e0159ec77800411af1b516b187 7af51bdc9cd7ffbe6672d47f1c4eca09716b0b3ca6acbfad4a89816dc4f9317e
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -346,15 +346,6 @@ export type JsonObject = { [key: string]: unknown };
  */
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * `typeof value === "object"` and not null: an object or an array. Typed as a JSON object for the
- * generated validators, which use it only as `isNonNullObject(v) && (v.constructor === Object ||
- * hasJsonPrototype(v))`, a test no array passes (cheaper than `isObject` and then the prototype).
- */
-export function isNonNullObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null;
 }
 
 /**

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 5f174905325e2eb39020d00ebc26509485fc4619cb74bccc126beea1e0689250 8caaae7dd43401a85dbe147ff14aa76a1756b68e2fa7fd40440f3b738b85d6fb
+// Fingerprint: edcb16810e7e2ecfadbab22bc207f44fdca498e0159ec77800411af1b516b187 7af51bdc9cd7ffbe6672d47f1c4eca09716b0b3ca6acbfad4a89816dc4f9317e
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -347,15 +347,6 @@ export type JsonObject = { [key: string]: unknown };
  */
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * `typeof value === "object"` and not null: an object or an array. Typed as a JSON object for the
- * generated validators, which use it only as `isNonNullObject(v) && (v.constructor === Object ||
- * hasJsonPrototype(v))`, a test no array passes (cheaper than `isObject` and then the prototype).
- */
-export function isNonNullObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null;
 }
 
 /**
