@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: c87611c20215f06a6506ea080509be84f5e3f7596b9e7d06b21b0a0e84fb45f0 1c22070d8010ba6898cd4b4584deea804f1650d11653c21035621f3861f29efe
+// Fingerprint: 1d493644403e301730f43b00a33b67bddae6bf0961cb9dd266a103364dc38542 373dc88feb98ed4ed529f90481736598ddade997dca914a1503b5f1d6045e98f
 
 import type {
   McpElicitationArrayType,
@@ -119,7 +119,7 @@ function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitati
   const value3 = value.title;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   const value4 = value.type;
-  if (!$testMcpElicitationBooleanType(value4)) return false;
+  if (value4 !== "boolean") return false;
   for (const key5 in value) {
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
@@ -310,7 +310,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is Mcp
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!$testMcpElicitationStringType(value6)) return false;
+  if (value6 !== "string") return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -466,7 +466,7 @@ function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitatio
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!$testMcpElicitationNumberType(value6)) return false;
+  if (!(value6 === "number" || value6 === "integer")) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -660,7 +660,7 @@ function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchem
   const value3 = value.required;
   if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
-  if (!$testMcpElicitationObjectType(value4)) return false;
+  if (value4 !== "object") return false;
   for (const key5 in value) {
     if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
@@ -809,7 +809,11 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.format;
-  if (value3 !== undefined && !($testMcpElicitationStringFormat(value3) || value3 === null)) return false;
+  if (
+    value3 !== undefined &&
+    !(value3 === "email" || value3 === "uri" || value3 === "date" || value3 === "date-time" || value3 === null)
+  )
+    return false;
   const value4 = value.maxLength;
   if (
     value4 !== undefined &&
@@ -825,7 +829,7 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationStringType(value7)) return false;
+  if (value7 !== "string") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1049,7 +1053,7 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationArrayType(value7)) return false;
+  if (value7 !== "array") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1190,7 +1194,7 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!$testMcpElicitationStringType(value5)) return false;
+  if (value5 !== "string") return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
@@ -1273,7 +1277,7 @@ function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElici
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
-  if (!$testMcpElicitationStringType(value2)) return false;
+  if (value2 !== "string") return false;
   for (const key3 in value) {
     if (!(key3 === "enum" || key3 === "type")) return false;
   }
@@ -1357,7 +1361,7 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationArrayType(value7)) return false;
+  if (value7 !== "array") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -1498,7 +1502,7 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!$testMcpElicitationStringType(value5)) return false;
+  if (value5 !== "string") return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: a81363bd9723207bc3554a2653c61005cbd288622602dc0f3f29da52e0f4f008 19ef7bb9c3cf126b8214970e23329704ff3257ec2e9a42d4049c43759b07762d
+// Fingerprint: b5acd771d91035adfa54397b7eb7e7846e1080b2a74e8412a84c74649a69e3eb cce7ad8d57931bf3fe58f07f8038c72735a285194c12185d3610b33a49809f1c
 
 import type {
   CancelTaskRequest,
@@ -707,7 +707,14 @@ function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
   const value2 = value.taskId;
   if (typeof value2 !== "string") return false;
   const value3 = value.status;
-  if (!$testTaskStatus(value3)) return false;
+  if (!(
+    value3 === "working" ||
+    value3 === "input_required" ||
+    value3 === "completed" ||
+    value3 === "failed" ||
+    value3 === "cancelled"
+  ))
+    return false;
   const value4 = value.statusMessage;
   if (value4 !== undefined && typeof value4 !== "string") return false;
   const value5 = value.createdAt;
@@ -1411,7 +1418,14 @@ function $testTask(input: unknown): input is Task {
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (!$testTaskStatus(value2)) return false;
+  if (!(
+    value2 === "working" ||
+    value2 === "input_required" ||
+    value2 === "completed" ||
+    value2 === "failed" ||
+    value2 === "cancelled"
+  ))
+    return false;
   const value3 = value.statusMessage;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
@@ -2379,7 +2393,7 @@ function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchem
   const value3 = value.required;
   if (value3 !== undefined && !($isStringArray(value3) || value3 === null)) return false;
   const value4 = value.type;
-  if (!$testMcpElicitationObjectType(value4)) return false;
+  if (value4 !== "object") return false;
   for (const key5 in value) {
     if (!(key5 === "$schema" || key5 === "properties" || key5 === "required" || key5 === "type")) return false;
   }
@@ -2582,7 +2596,7 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!$testMcpElicitationStringType(value5)) return false;
+  if (value5 !== "string") return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "enum" || key6 === "title" || key6 === "type"))
       return false;
@@ -2703,7 +2717,7 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
   const value4 = value.title;
   if (value4 !== undefined && !(typeof value4 === "string" || value4 === null)) return false;
   const value5 = value.type;
-  if (!$testMcpElicitationStringType(value5)) return false;
+  if (value5 !== "string") return false;
   for (const key6 in value) {
     if (!(key6 === "default" || key6 === "description" || key6 === "oneOf" || key6 === "title" || key6 === "type"))
       return false;
@@ -2895,7 +2909,7 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationArrayType(value7)) return false;
+  if (value7 !== "array") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -3026,7 +3040,7 @@ function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElici
   const value1 = value.enum;
   if (!$isStringArray(value1)) return false;
   const value2 = value.type;
-  if (!$testMcpElicitationStringType(value2)) return false;
+  if (value2 !== "string") return false;
   for (const key3 in value) {
     if (!(key3 === "enum" || key3 === "type")) return false;
   }
@@ -3137,7 +3151,7 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationArrayType(value7)) return false;
+  if (value7 !== "array") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -3332,7 +3346,7 @@ function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is Mcp
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!$testMcpElicitationStringType(value6)) return false;
+  if (value6 !== "string") return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -3446,7 +3460,11 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
   const value2 = value.description;
   if (value2 !== undefined && !(typeof value2 === "string" || value2 === null)) return false;
   const value3 = value.format;
-  if (value3 !== undefined && !($testMcpElicitationStringFormat(value3) || value3 === null)) return false;
+  if (
+    value3 !== undefined &&
+    !(value3 === "email" || value3 === "uri" || value3 === "date" || value3 === "date-time" || value3 === null)
+  )
+    return false;
   const value4 = value.maxLength;
   if (
     value4 !== undefined &&
@@ -3462,7 +3480,7 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
   const value6 = value.title;
   if (value6 !== undefined && !(typeof value6 === "string" || value6 === null)) return false;
   const value7 = value.type;
-  if (!$testMcpElicitationStringType(value7)) return false;
+  if (value7 !== "string") return false;
   for (const key8 in value) {
     if (!(
       key8 === "default" ||
@@ -3620,7 +3638,7 @@ function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitatio
   const value5 = value.title;
   if (value5 !== undefined && !(typeof value5 === "string" || value5 === null)) return false;
   const value6 = value.type;
-  if (!$testMcpElicitationNumberType(value6)) return false;
+  if (!(value6 === "number" || value6 === "integer")) return false;
   for (const key7 in value) {
     if (!(
       key7 === "default" ||
@@ -3749,7 +3767,7 @@ function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitati
   const value3 = value.title;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
   const value4 = value.type;
-  if (!$testMcpElicitationBooleanType(value4)) return false;
+  if (value4 !== "boolean") return false;
   for (const key5 in value) {
     if (!(key5 === "default" || key5 === "description" || key5 === "title" || key5 === "type")) return false;
   }
@@ -4044,7 +4062,7 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
   const value2 = value.content;
   if (!$testSamplingContent(value2)) return false;
   const value3 = value.role;
-  return $testRole(value3);
+  return value3 === "assistant" || value3 === "user";
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
@@ -4617,7 +4635,7 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!$testRole(value4)) return false;
+  if (!(value4 === "assistant" || value4 === "user")) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 4df444719c88f5b4fe703068b1de581a9ffdeff436aafc9aa2cac8cf85d7ff3e 523fc9bc6f58cc574774745acf07b71dd81cf169a746b4bacdfa859852726cc8
+// Fingerprint: ad291e0764a7e4809ee95ce17f5c98b38e0a5c7f735da058229a7ce0aa74458a 8246e6ddd34b560580ec04b90ed78b7330b53072ea3db147b1b98be986265b8b
 
 import type {
   CancelTaskRequest,
@@ -252,9 +252,9 @@ const $EXPECTED102 = $rt.wordsFor('"notifications/tools/list_changed"');
 const $EXPECTED103 = $rt.wordsFor("-32022");
 const $REQUIRED104 = $rt.missingWordsFor("requested");
 const $REQUIRED105 = $rt.missingWordsFor("supported");
-const $REQUIRED106 = $rt.missingWordsFor("io.modelcontextprotocol/clientCapabilities");
-const $REQUIRED107 = $rt.missingWordsFor("io.modelcontextprotocol/protocolVersion");
-const $VALUES108 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+const $VALUES106 = new Set<unknown>(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+const $REQUIRED107 = $rt.missingWordsFor("io.modelcontextprotocol/clientCapabilities");
+const $REQUIRED108 = $rt.missingWordsFor("io.modelcontextprotocol/protocolVersion");
 const $EXPECTED109 = $rt.wordsFor(
   'one of "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"',
 );
@@ -274,7 +274,7 @@ function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -668,7 +668,14 @@ function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
   const value3 = value.taskId;
   if (typeof value3 !== "string") return false;
   const value4 = value.status;
-  if (!$testTaskStatus(value4)) return false;
+  if (!(
+    value4 === "working" ||
+    value4 === "input_required" ||
+    value4 === "completed" ||
+    value4 === "failed" ||
+    value4 === "cancelled"
+  ))
+    return false;
   const value5 = value.statusMessage;
   if (value5 !== undefined && typeof value5 !== "string") return false;
   const value6 = value.createdAt;
@@ -939,7 +946,7 @@ function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1199,7 +1206,14 @@ function $testTask(input: unknown): input is Task {
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
   const value2 = value.status;
-  if (!$testTaskStatus(value2)) return false;
+  if (!(
+    value2 === "working" ||
+    value2 === "input_required" ||
+    value2 === "completed" ||
+    value2 === "failed" ||
+    value2 === "cancelled"
+  ))
+    return false;
   const value3 = value.statusMessage;
   if (value3 !== undefined && typeof value3 !== "string") return false;
   const value4 = value.createdAt;
@@ -1568,7 +1582,7 @@ function $testUpdateTaskRequest(input: unknown): input is UpdateTaskRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -2291,7 +2305,7 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!$testRole(value4)) return false;
+  if (!(value4 === "assistant" || value4 === "user")) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
@@ -3204,7 +3218,7 @@ function $testJSONRPCRequest(input: unknown): input is JSONRPCRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -3664,7 +3678,7 @@ function $testNotificationMetaObject(input: unknown): input is NotificationMetaO
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
-  return value1 === undefined || $testRequestId(value1);
+  return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
@@ -4125,7 +4139,7 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
   ))
     return false;
   const value3 = value.role;
-  return $testRole(value3);
+  return value3 === "assistant" || value3 === "user";
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
@@ -5261,7 +5275,7 @@ function $testCallToolRequest(input: unknown): input is CallToolRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -5425,7 +5439,7 @@ function $testDiscoverRequest(input: unknown): input is DiscoverRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -5561,7 +5575,7 @@ function $testReadResourceRequest(input: unknown): input is ReadResourceRequest 
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -5685,7 +5699,7 @@ function $testSubscriptionsListenRequest(input: unknown): input is Subscriptions
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -5776,7 +5790,7 @@ function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -5887,7 +5901,7 @@ function $testListToolsRequest(input: unknown): input is ListToolsRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -6060,7 +6074,8 @@ function $testMissingRequiredClientCapabilityError(input: unknown): input is Mis
   const value1 = value.error;
   if (!$isErrorAndCodeDataObject(value1)) return false;
   const value2 = value.id;
-  if (value2 !== undefined && !$testRequestId(value2)) return false;
+  if (value2 !== undefined && !(typeof value2 === "string" || (typeof value2 === "number" && Number.isInteger(value2))))
+    return false;
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
@@ -6265,7 +6280,8 @@ function $testUnsupportedProtocolVersionError(input: unknown): input is Unsuppor
   const value1 = value.error;
   if (!$isErrorAndCodeDataObjectInUnsupportedProtocolVersionError(value1)) return false;
   const value2 = value.id;
-  if (value2 !== undefined && !$testRequestId(value2)) return false;
+  if (value2 !== undefined && !(typeof value2 === "string" || (typeof value2 === "number" && Number.isInteger(value2))))
+    return false;
   const value3 = value.jsonrpc;
   return value3 === "2.0";
 }
@@ -6440,17 +6456,17 @@ function $testRequestMetaObject(input: unknown): input is RequestMetaObject {
   const value2 = value["io.modelcontextprotocol/clientInfo"];
   if (value2 !== undefined && !$testImplementation(value2)) return false;
   const value3 = value["io.modelcontextprotocol/logLevel"];
-  if (value3 !== undefined && !$testLoggingLevel(value3)) return false;
+  if (value3 !== undefined && !$VALUES106.has(value3)) return false;
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
   if (typeof value4 !== "string") return false;
   const value5 = value.progressToken;
-  return value5 === undefined || $testProgressToken(value5);
+  return value5 === undefined || typeof value5 === "string" || (typeof value5 === "number" && Number.isInteger(value5));
 }
 function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
   if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
-  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED106, at + "/required");
+  if (value1 === undefined) $rt.missing(errors, path, $REQUIRED107, at + "/required");
   else if (!errors.full)
     $checkClientCapabilities(value1, path + "/io.modelcontextprotocol~1clientCapabilities", errors);
   const value2 = value["io.modelcontextprotocol/clientInfo"];
@@ -6462,7 +6478,7 @@ function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.Error
     if (!errors.full) $checkLoggingLevel(value3, path + "/io.modelcontextprotocol~1logLevel", errors);
   }
   const value4 = value["io.modelcontextprotocol/protocolVersion"];
-  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED107, at + "/required");
+  if (value4 === undefined) $rt.missing(errors, path, $REQUIRED108, at + "/required");
   else if (typeof value4 !== "string")
     $rt.notString(
       errors,
@@ -6653,11 +6669,11 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
   }
 }
 function $testLoggingLevel(value: unknown): value is LoggingLevel {
-  return $VALUES108.has(value);
+  return $VALUES106.has(value);
 }
 function $checkLoggingLevel(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/LoggingLevel";
-  if (!$VALUES108.has(value)) $rt.unexpected(errors, path, "enum", $EXPECTED109, value, at + "/enum");
+  if (!$VALUES106.has(value)) $rt.unexpected(errors, path, "enum", $EXPECTED109, value, at + "/enum");
 }
 /** The value as `LoggingLevel`, or its errors. */
 export function validateLoggingLevel(
@@ -7113,7 +7129,7 @@ function $testSubscriptionsListenResultMeta(input: unknown): input is Subscripti
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined && !$testImplementation(value1)) return false;
   const value2 = value["io.modelcontextprotocol/subscriptionId"];
-  return $testRequestId(value2);
+  return typeof value2 === "string" || (typeof value2 === "number" && Number.isInteger(value2));
 }
 function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
@@ -7225,7 +7241,7 @@ function $testPromptMessage(input: unknown): input is PromptMessage {
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
-  return $testRole(value2);
+  return value2 === "assistant" || value2 === "user";
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
@@ -7370,7 +7386,7 @@ function $isStringArray(value: unknown): boolean {
 function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!$testRole(value[i1])) return false;
+    if (!(value[i1] === "assistant" || value[i1] === "user")) return false;
   }
   return true;
 }

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 9377ff0419de2992301862f556d63408e2985d6069b8391a481d40af485c4b42 1fac3fa1c90e160f0cad63d2a2f378746395b16d62f03f2d7af49e2592fbd289
+// Fingerprint: 55e0140cfb9e866e1b13181439fa4a97fb17cc8cf79955dceb5a4f9b20c73fa0 e9591ec78ce53439e2f372e263a00cd598215279b0e01c37e9a79310542ca053
 
 import type {
   TaskStatus,
@@ -320,7 +320,14 @@ function $testTask(input: unknown): input is Task {
   const value3 = value.pollInterval;
   if (value3 !== undefined && !(typeof value3 === "number" && Number.isInteger(value3))) return false;
   const value4 = value.status;
-  if (!$testTaskStatus(value4)) return false;
+  if (!(
+    value4 === "cancelled" ||
+    value4 === "completed" ||
+    value4 === "failed" ||
+    value4 === "input_required" ||
+    value4 === "working"
+  ))
+    return false;
   const value5 = value.statusMessage;
   if (value5 !== undefined && typeof value5 !== "string") return false;
   const value6 = value.taskId;
@@ -465,7 +472,7 @@ function $testParamsMeta(input: unknown): input is ParamsMeta {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.progressToken;
-  return value1 === undefined || $testProgressToken(value1);
+  return value1 === undefined || typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1));
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
@@ -497,7 +504,7 @@ function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -590,7 +597,14 @@ function $testGetTaskResult(input: unknown): input is GetTaskResult {
   const value4 = value.pollInterval;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.status;
-  if (!$testTaskStatus(value5)) return false;
+  if (!(
+    value5 === "cancelled" ||
+    value5 === "completed" ||
+    value5 === "failed" ||
+    value5 === "input_required" ||
+    value5 === "working"
+  ))
+    return false;
   const value6 = value.statusMessage;
   if (value6 !== undefined && typeof value6 !== "string") return false;
   const value7 = value.taskId;
@@ -629,7 +643,7 @@ function $testGetTaskPayloadRequest(input: unknown): input is GetTaskPayloadRequ
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -749,7 +763,7 @@ function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -842,7 +856,14 @@ function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
   const value4 = value.pollInterval;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.status;
-  if (!$testTaskStatus(value5)) return false;
+  if (!(
+    value5 === "cancelled" ||
+    value5 === "completed" ||
+    value5 === "failed" ||
+    value5 === "input_required" ||
+    value5 === "working"
+  ))
+    return false;
   const value6 = value.statusMessage;
   if (value6 !== undefined && typeof value6 !== "string") return false;
   const value7 = value.taskId;
@@ -881,7 +902,7 @@ function $testListTasksRequest(input: unknown): input is ListTasksRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -993,7 +1014,14 @@ function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusN
   const value4 = value.pollInterval;
   if (value4 !== undefined && !(typeof value4 === "number" && Number.isInteger(value4))) return false;
   const value5 = value.status;
-  if (!$testTaskStatus(value5)) return false;
+  if (!(
+    value5 === "cancelled" ||
+    value5 === "completed" ||
+    value5 === "failed" ||
+    value5 === "input_required" ||
+    value5 === "working"
+  ))
+    return false;
   const value6 = value.statusMessage;
   if (value6 !== undefined && typeof value6 !== "string") return false;
   const value7 = value.taskId;
@@ -1486,7 +1514,7 @@ function $testCallToolRequest(input: unknown): input is CallToolRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1597,7 +1625,7 @@ function $testReadResourceRequest(input: unknown): input is ReadResourceRequest 
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1700,7 +1728,7 @@ function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1803,7 +1831,7 @@ function $testListToolsRequest(input: unknown): input is ListToolsRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1907,7 +1935,7 @@ function $testCreateMessageRequest(input: unknown): input is CreateMessageReques
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -1972,7 +2000,7 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
   const value3 = value.model;
   if (typeof value3 !== "string") return false;
   const value4 = value.role;
-  if (!$testRole(value4)) return false;
+  if (!(value4 === "assistant" || value4 === "user")) return false;
   const value5 = value.stopReason;
   return value5 === undefined || typeof value5 === "string";
 }
@@ -2037,7 +2065,7 @@ function $testElicitRequest(input: unknown): input is ElicitRequest {
   if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
     return false;
   const value1 = value.id;
-  if (!$testRequestId(value1)) return false;
+  if (!(typeof value1 === "string" || (typeof value1 === "number" && Number.isInteger(value1)))) return false;
   const value2 = value.jsonrpc;
   if (value2 !== "2.0") return false;
   const value3 = value.method;
@@ -3181,7 +3209,7 @@ function $testPromptMessage(input: unknown): input is PromptMessage {
   const value1 = value.content;
   if (!$testContentBlock(value1)) return false;
   const value2 = value.role;
-  return $testRole(value2);
+  return value2 === "assistant" || value2 === "user";
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
@@ -3698,7 +3726,7 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
   ))
     return false;
   const value3 = value.role;
-  return $testRole(value3);
+  return value3 === "assistant" || value3 === "user";
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
@@ -5209,7 +5237,7 @@ function $isArray(value: unknown): boolean {
 function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
-    if (!$testRole(value[i1])) return false;
+    if (!(value[i1] === "assistant" || value[i1] === "user")) return false;
   }
   return true;
 }

@@ -5,7 +5,7 @@
  * moving anything that needs statements into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
-import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, Property, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
+import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, Property, RefNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, num, objectSizeConditions, primitiveConditions, typeTest, UNDEFINED } from "./conditions.js";
 import {
@@ -15,6 +15,7 @@ import {
   call,
   compare,
   conditional,
+  conditions,
   constant,
   FALSE,
   failIf,
@@ -59,6 +60,18 @@ const NO_PROPERTIES: ReadonlyMap<Property, Property | null> = new Map();
 
 /** How many properties a referenced object may declare to be tested inline in an intersection. */
 const SMALL_OBJECT_PART = 8;
+
+/** How many conditions a referenced definition's test may have to be written out at its uses (`inlineReference`). */
+const INLINE_REFERENCE_CONDITIONS = 5;
+
+/**
+ * Whether a node's test is conditions on the value itself and nothing else: a type with its
+ * keywords, a constant or enum, or an `anyOf` of those (no helper function, no member read, no reference).
+ */
+function isPrimitiveTest(node: Node): boolean {
+  if (node.kind === "primitive" || node.kind === "literal") return true;
+  return node.kind === "union" && !node.exclusive && !node.discriminator && node.variants.every((v) => v.kind === "primitive" || v.kind === "literal");
+}
 
 export class GuardEmitter {
   /** What a schema evaluates, for `unevaluated*` (shared with the error mode). */
@@ -193,7 +206,7 @@ export class GuardEmitter {
       case "literal":
         return literalCondition(node, v, this.scope).test;
       case "ref":
-        return call(this.isName(node.target), v);
+        return this.inlineReference(node, v, owner) ?? call(this.isName(node.target), v);
       case "not":
         return not(this.expression(node.node, v, owner));
       case "union":
@@ -205,12 +218,25 @@ export class GuardEmitter {
   }
 
   /**
+   * The test of a referenced definition written out where it is used, when the definition is one
+   * short condition over a primitive (`RequestId`: a string or an integer; `TaskStatus`: one of five
+   * strings), as typia writes every test: a call costs more than such a test, inlined or not
+   * (`npm run bench`). Anything bigger, or that reads members, stays a call to its `$testX`.
+   */
+  private inlineReference(node: RefNode, v: Expr, owner: string): Expr | undefined {
+    const target = this.model.byId.get(node.target)?.node;
+    if (!target || !isPrimitiveTest(target)) return undefined;
+    const test = this.expression(target, v, owner);
+    return conditions(test) <= INLINE_REFERENCE_CONDITIONS ? test : undefined;
+  }
+
+  /**
    * A test that narrows nothing at its call site (a function call), for conditions whose
    * outcome decides which code runs next: TypeScript must not carry a narrowing from the
    * condition into code written for another shape.
    */
   opaque(node: Node, v: Expr, owner: string): Expr {
-    if (node.kind === "ref") return this.expression(node, v, owner);
+    if (node.kind === "ref") return call(this.isName(node.target), v);
     if (node.kind === "unknown") return TRUE;
     if (node.kind === "never") return FALSE;
     return this.helper(node, v, owner);
