@@ -186,3 +186,54 @@ describe("no redundant checks", () => {
     expect(check.match(/isJsonObject\(value\)/g)).toHaveLength(1);
   });
 });
+
+describe("what a test writes out instead of calling", () => {
+  it("a reference to a short primitive test is written out at its use; a bigger one or an object stays a call", async () => {
+    const { validators, diagnostics } = await generated({
+      Id: { type: ["string", "integer"] },
+      Status: { enum: ["working", "completed"] },
+      Many: { enum: ["a", "b", "c", "d", "e", "f", "g", "h"] },
+      Big: { type: "number", minimum: 0, maximum: 10, exclusiveMaximum: 9, multipleOf: 0.5 },
+      Inner: { type: "object", properties: { x: { type: "string" } } },
+      Message: {
+        type: "object",
+        properties: {
+          id: { $ref: "#/$defs/Id" },
+          status: { $ref: "#/$defs/Status" },
+          many: { $ref: "#/$defs/Many" },
+          big: { $ref: "#/$defs/Big" },
+          inner: { $ref: "#/$defs/Inner" },
+        },
+        required: ["id", "status"],
+      },
+      // In an anyOf the written-out test is one more alternative.
+      Either: { anyOf: [{ $ref: "#/$defs/Id" }, { $ref: "#/$defs/Inner" }] },
+      // A condition that decides which code runs next stays a call (opaque), so no narrowing leaks into a branch.
+      Cond: { if: { $ref: "#/$defs/Id" }, then: { $ref: "#/$defs/Status" }, else: { type: "object" } },
+    });
+    expect(diagnostics).toEqual([]);
+    const message = /function \$testMessage\([^]*?\n\}/.exec(validators)![0];
+    expect(message).not.toMatch(/\$testId\(|\$testStatus\(/);
+    expect(message).toMatch(/typeof value1 === "string" \|\| \(typeof value1 === "number" && Number\.isInteger\(value1\)\)/);
+    expect(message).toMatch(/value2 === "working" \|\| value2 === "completed"/);
+    // Many values: one lookup in the module's set of them, written out too.
+    expect(message).toMatch(/value3 !== undefined && !\$VALUES\d+\.has\(value3\)/);
+    // More than five conditions (type, finite, three bounds, multipleOf): a call.
+    expect(message).toMatch(/\$testBig\(value4\)/);
+    expect(message).toMatch(/\$testInner\(value5\)/);
+    expect(/function \$testEither\([^]*?\n\}/.exec(validators)![0]).toMatch(/return typeof value === "string" \|\| \(typeof value === "number" && Number\.isInteger\(value\)\) \|\| \$testInner\(value\);/);
+    expect(/function \$testCond\([^]*?\n\}/.exec(validators)![0]).toMatch(/\$testId\(value\) \? !\$testStatus\(value\)/);
+  });
+
+  it("the object test is written out; a test that reads members views its parameter as a JSON object", async () => {
+    const { validators, diagnostics } = await generated({
+      Inner: { type: "object", properties: { x: { type: "string" } }, required: ["x"] },
+      Any: { type: "object" },
+    });
+    expect(diagnostics).toEqual([]);
+    const inner = /function \$testInner\([^]*?\n\}/.exec(validators)![0];
+    expect(inner).toMatch(/^function \$testInner\(input: unknown\): input is Inner \{\n  const value = input as \$rt\.JsonObject;\n  if \(!\(typeof value === "object" && value !== null && \(value\.constructor === Object \|\| \$rt\.hasJsonPrototype\(value\)\)\)\)/);
+    // Nothing read after the test: no view needed, the parameter stays `value`.
+    expect(validators).toMatch(/function \$testAny\(value: unknown\): value is Any \{\n  return typeof value === "object"/);
+  });
+});
