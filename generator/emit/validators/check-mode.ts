@@ -61,7 +61,7 @@ import {
   type Stmt,
 } from "./codegen/nodes.js";
 import { guardName, typeGuard } from "./json-types.js";
-import { propertyAccess, RUNTIME_NAMESPACE, type ModuleScope } from "./scope.js";
+import { propertyAccess, type ModuleScope } from "./scope.js";
 import { chunkByWeight, heavy, MAX_FUNCTION_WEIGHT } from "./size.js";
 import { knownKeyTest, VALUE, type GuardEmitter } from "./guard-mode.js";
 import { EvaluatedTracker, mayBeArray, mayBeObject } from "./evaluated.js";
@@ -180,7 +180,7 @@ export class CheckEmitter {
    * `$REQUIRED…`), made once when the module loads rather than looked up on each error.
    */
   private runtimeWords(prefix: string, maker: string, text: string): Expr {
-    const make = `${RUNTIME_NAMESPACE}.${maker}`;
+    const make = this.scope.runtimeName(maker);
     return this.scope.constant(prefix, `${make}(${JSON.stringify(text)})`, [make]);
   }
 

@@ -38,7 +38,12 @@ export class ModuleScope {
 
   /** A runtime helper from `runtime.ts`, reached through the module's runtime namespace. */
   runtime(name: string): Expr {
-    return id(`${RUNTIME_NAMESPACE}.${name}`);
+    return id(this.runtimeName(name));
+  }
+
+  /** A name exported by `runtime.ts` as the module writes it (`$rt.wordsFor`), for code given as text. */
+  runtimeName(name: string): string {
+    return `${RUNTIME_NAMESPACE}.${name}`;
   }
 
   /**
@@ -98,7 +103,7 @@ export class ModuleScope {
 
   /** A runtime type from `runtime.ts`, as written in a parameter's type. */
   runtimeType(name: string): string {
-    return `${RUNTIME_NAMESPACE}.${name}`;
+    return this.runtimeName(name);
   }
 
   /**
