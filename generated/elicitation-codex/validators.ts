@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 1d493644403e301730f43b00a33b67bddae6bf0961cb9dd266a103364dc38542 373dc88feb98ed4ed529f90481736598ddade997dca914a1503b5f1d6045e98f
+// Fingerprint: 2705c62652655df0674be4cb76fa33801df2e095019363441fb4d99c6fa945e8 2d8e14e5133e3d57600a8ea84e46c52a42e481e5e2543f2b8203a4ad55c598fd
 
 import type {
   McpElicitationArrayType,
@@ -127,7 +127,8 @@ function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1)))
@@ -220,7 +221,8 @@ function $testMcpElicitationConstOption(input: unknown): input is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -327,7 +329,8 @@ function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -482,7 +485,8 @@ function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
@@ -668,7 +672,8 @@ function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -676,7 +681,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED9, at + "/required");
-  else if (!$rt.isJsonObject(value2))
+  else if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
@@ -846,7 +851,8 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -981,7 +987,8 @@ function $testMcpElicitationTitledEnumItems(input: unknown): input is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED12, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
@@ -1071,7 +1078,8 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
 function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
@@ -1204,7 +1212,8 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
 function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -1285,7 +1294,8 @@ function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED6, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
@@ -1379,7 +1389,8 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
 function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
@@ -1512,7 +1523,8 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
 function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -1593,7 +1605,8 @@ function $testMcpServerElicitationRequestParams(input: unknown): input is McpSer
 }
 function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.serverName;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED15, at + "/required");
   else if (typeof value1 !== "string")
@@ -1607,7 +1620,8 @@ function $checkMcpServerElicitationRequestParams(value: unknown, path: string, e
     if (!($isString(value3) || $isNull(value3)))
       $rt.wrongType(errors, path + "/turnId", "a string or null", value3, at + "/properties/turnId/type");
   }
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/oneOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/oneOf");
   const tag4 = value.mode;
   switch (tag4) {
     case "form":
@@ -1662,7 +1676,8 @@ function $testMcpServerElicitationRequestParamsForm(input: unknown): input is Mc
 }
 function $checkMcpServerElicitationRequestParamsForm(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/0";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
@@ -1716,7 +1731,8 @@ function $checkMcpServerElicitationRequestParamsOpenaiSlashForm(
   errors: $rt.ErrorSink,
 ): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/1";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
@@ -1770,7 +1786,8 @@ function $testMcpServerElicitationRequestParamsOpenaiForm(
 }
 function $checkMcpServerElicitationRequestParamsOpenaiForm(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/2";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED19, at + "/required");
   else if (typeof value1 !== "string")
@@ -1822,7 +1839,8 @@ function $testMcpServerElicitationRequestParamsUrl(input: unknown): input is Mcp
 }
 function $checkMcpServerElicitationRequestParamsUrl(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/oneOf/3";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitationId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED24, at + "/required");
   else if (typeof value1 !== "string")

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b5acd771d91035adfa54397b7eb7e7846e1080b2a74e8412a84c74649a69e3eb cce7ad8d57931bf3fe58f07f8038c72735a285194c12185d3610b33a49809f1c
+// Fingerprint: 483ea70ee3ba17bddd4ed92e37d94c9fff67253f803a49d54343ce8db7b6e2ee 909bada4a1fa299d441b9946f9f68eccd5c3863cbef3c071a5efd281c6bddcd6
 
 import type {
   CancelTaskRequest,
@@ -194,7 +194,8 @@ function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
@@ -279,7 +280,8 @@ function $testCancelTaskRequestParams(input: unknown): input is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -324,7 +326,8 @@ function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
@@ -371,7 +374,8 @@ function $testResultMeta(input: unknown): input is ResultMeta {
 }
 function $checkResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isSafeInteger(value1))) {
@@ -443,7 +447,8 @@ function $testResultMetaRelatedTask(input: unknown): input is ResultMetaRelatedT
 function $checkResultMetaRelatedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelTaskResult/properties/_meta/properties/io.modelcontextprotocol~1related-task";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -513,7 +518,8 @@ function $testCancelledTask(input: unknown): input is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CancelledTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -622,7 +628,8 @@ function $testCompletedTask(input: unknown): input is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CompletedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -656,7 +663,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   }
   const value8 = value.result;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED14, at + "/required");
-  else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
+  else if (!$rt.isJsonObject(value8, (value8 as object | null)?.constructor))
+    $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -741,7 +749,8 @@ function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/CreateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
@@ -796,7 +805,8 @@ function $testDetailedTask(input: unknown): input is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/DetailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -876,7 +886,8 @@ function $testFailedTask(input: unknown): input is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/FailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -910,7 +921,8 @@ function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): 
   }
   const value8 = value.error;
   if (value8 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
-  else if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/error", value8, at + "/properties/error/type");
+  else if (!$rt.isJsonObject(value8, (value8 as object | null)?.constructor))
+    $rt.notObject(errors, path + "/error", value8, at + "/properties/error/type");
   for (const key9 in value) {
     if (errors.full) break;
     if (!(
@@ -975,7 +987,8 @@ function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
@@ -1060,7 +1073,8 @@ function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1106,7 +1120,8 @@ function $testGetTaskResult(input: unknown): input is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
@@ -1155,7 +1170,8 @@ function $testInputRequest(input: unknown): input is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
@@ -1204,7 +1220,8 @@ function $testInputRequests(input: unknown): input is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequests";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -1268,7 +1285,8 @@ function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputRequiredTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1384,7 +1402,8 @@ function $testInputResponses(input: unknown): input is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/InputResponses";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -1452,7 +1471,8 @@ function $testTask(input: unknown): input is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1530,10 +1550,11 @@ function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/allOf/0/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/allOf/0/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
       $rt.notObject(errors, path + "/_meta", value1, at + "/allOf/0/properties/_meta/type");
   }
   if (!errors.full) $checkDetailedTask(value, path, errors);
@@ -1575,7 +1596,8 @@ function $testTaskStatusNotification(input: unknown): input is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
@@ -1673,7 +1695,8 @@ function $testTaskSubscriptionAcknowledgedNotifications(
 }
 function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
@@ -1736,7 +1759,8 @@ function $testTaskSubscriptionNotifications(input: unknown): input is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
@@ -1789,7 +1813,8 @@ function $testTasksExtensionCapability(input: unknown): input is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TasksExtensionCapability";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     $rt.report(
@@ -1847,7 +1872,8 @@ function $testUpdateTaskRequest(input: unknown): input is UpdateTaskRequest {
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "2.0")
@@ -1934,7 +1960,8 @@ function $testUpdateTaskRequestParams(input: unknown): input is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1983,7 +2010,8 @@ function $testUpdateTaskResult(input: unknown): input is UpdateTaskResult {
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/UpdateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMeta(value1, path + "/_meta", errors);
@@ -2043,7 +2071,8 @@ function $testWorkingTask(input: unknown): input is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/WorkingTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED7, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -2123,7 +2152,8 @@ function $testElicitRequest(input: unknown): input is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "elicitation/create")
@@ -2199,7 +2229,8 @@ function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2253,7 +2284,8 @@ function $testParamsMeta(input: unknown): input is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestURLParams/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isInteger(value1))) {
@@ -2296,7 +2328,8 @@ function $testTaskMetadata(input: unknown): input is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.ttl;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isInteger(value1)))
@@ -2340,7 +2373,8 @@ function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2401,7 +2435,8 @@ function $testMcpElicitationSchema(input: unknown): input is McpElicitationSchem
 }
 function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -2409,7 +2444,7 @@ function $checkMcpElicitationSchema(value: unknown, path: string, errors: $rt.Er
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED34, at + "/required");
-  else if (!$rt.isJsonObject(value2))
+  else if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
@@ -2606,7 +2641,8 @@ function $testMcpElicitationUntitledSingleSelectEnumSchema(
 function $checkMcpElicitationUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -2727,7 +2763,8 @@ function $testMcpElicitationTitledSingleSelectEnumSchema(
 function $checkMcpElicitationTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -2808,7 +2845,8 @@ function $testMcpElicitationConstOption(input: unknown): input is McpElicitation
 }
 function $checkMcpElicitationConstOption(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationConstOption";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED39, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -2927,7 +2965,8 @@ function $testMcpElicitationUntitledMultiSelectEnumSchema(
 function $checkMcpElicitationUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
@@ -3048,7 +3087,8 @@ function $testMcpElicitationUntitledEnumItems(input: unknown): input is McpElici
 }
 function $checkMcpElicitationUntitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationUntitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED36, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
@@ -3169,7 +3209,8 @@ function $testMcpElicitationTitledMultiSelectEnumSchema(
 function $checkMcpElicitationTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isStringArray(value1) || $isNull(value1))) {
@@ -3288,7 +3329,8 @@ function $testMcpElicitationTitledEnumItems(input: unknown): input is McpElicita
 }
 function $checkMcpElicitationTitledEnumItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationTitledEnumItems";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED43, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
@@ -3363,7 +3405,8 @@ function $testMcpElicitationLegacyTitledEnumSchema(input: unknown): input is Mcp
 function $checkMcpElicitationLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationLegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -3497,7 +3540,8 @@ function $testMcpElicitationStringSchema(input: unknown): input is McpElicitatio
 }
 function $checkMcpElicitationStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationStringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isString(value1) || $isNull(value1)))
@@ -3654,7 +3698,8 @@ function $testMcpElicitationNumberSchema(input: unknown): input is McpElicitatio
 }
 function $checkMcpElicitationNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationNumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isNumber(value1) || $isNull(value1))) {
@@ -3775,7 +3820,8 @@ function $testMcpElicitationBooleanSchema(input: unknown): input is McpElicitati
 }
 function $checkMcpElicitationBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#/definitions/McpElicitationBooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!($isBoolean(value1) || $isNull(value1)))
@@ -3891,7 +3937,8 @@ function $testCreateMessageRequest(input: unknown): input is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "sampling/createMessage")
@@ -3951,7 +3998,8 @@ function $testCreateMessageRequestParams(input: unknown): input is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3984,7 +4032,8 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   }
   const value7 = value.metadata;
   if (value7 !== undefined) {
-    if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
+    if (!$rt.isJsonObject(value7, (value7 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
   if (value8 !== undefined) {
@@ -4066,10 +4115,12 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
@@ -4153,10 +4204,12 @@ function $testSamplingMessageContentBlock(input: unknown): input is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.type;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED35, at + "/required");
@@ -4231,7 +4284,8 @@ function $testModelPreferences(input: unknown): input is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
@@ -4330,7 +4384,8 @@ function $testModelHint(input: unknown): input is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
@@ -4362,7 +4417,8 @@ function $testToolChoice(input: unknown): input is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4397,7 +4453,8 @@ function $testTool(input: unknown): input is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
@@ -4431,7 +4488,8 @@ function $testToolInputSchema(input: unknown): input is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.type;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED35, at + "/required");
   if (value1 !== "object")
@@ -4468,7 +4526,8 @@ function $testListRootsRequest(input: unknown): input is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED5, at + "/required");
   else if (value1 !== "roots/list")
@@ -4507,7 +4566,8 @@ function $testRequestParams(input: unknown): input is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/RequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4546,10 +4606,12 @@ function $testElicitResult(input: unknown): input is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
@@ -4557,7 +4619,8 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
     $rt.unexpected(errors, path + "/action", "enum", $EXPECTED60, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value3, (value3 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
     else {
       for (const key4 in value3) {
         if (errors.full) break;
@@ -4641,10 +4704,12 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED52, at + "/required");
@@ -4692,10 +4757,12 @@ function $testListRootsResult(input: unknown): input is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/ListRootsResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.roots;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED63, at + "/required");
@@ -4739,10 +4806,12 @@ function $testRoot(input: unknown): input is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-input-requests-2025-11-25.schema.json#/$defs/Root";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.name;
   if (value2 !== undefined) {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: ad291e0764a7e4809ee95ce17f5c98b38e0a5c7f735da058229a7ce0aa74458a 8246e6ddd34b560580ec04b90ed78b7330b53072ea3db147b1b98be986265b8b
+// Fingerprint: 92a880f792ca106661ae8c8403aac29de8b3f2e4078b5e9f26dd1f0f66192544 0791f2217de5eedfd7e826472cd6669bbc0d4866d7b521cc4b3dafe9559db38d
 
 import type {
   CancelTaskRequest,
@@ -284,7 +284,7 @@ function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
@@ -324,7 +324,8 @@ function $testCancelTaskRequestParams(input: unknown): input is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED4, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -360,7 +361,7 @@ function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelTaskResult";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   const value1 = value.resultType;
@@ -429,7 +430,8 @@ function $testCancelledTask(input: unknown): input is CancelledTask {
 }
 function $checkCancelledTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CancelledTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -561,7 +563,8 @@ function $testCompletedTask(input: unknown): input is CompletedTask {
 }
 function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CompletedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -635,7 +638,8 @@ function $checkCompletedTask(value: unknown, path: string, errors: $rt.ErrorSink
   }
   const value8 = value.result;
   if (value8 === undefined) return $rt.missing(errors, path, $REQUIRED13, at + "/required");
-  if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
+  if (!$rt.isJsonObject(value8, (value8 as object | null)?.constructor))
+    $rt.notObject(errors, path + "/result", value8, at + "/properties/result/type");
 }
 /** The value as `CompletedTask`, or its errors. */
 export function validateCompletedTask(
@@ -702,7 +706,7 @@ function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateTaskResult";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   if (!errors.full) $checkTask(value, path, errors);
@@ -766,7 +770,8 @@ function $testDetailedTask(input: unknown): input is DetailedTask {
 }
 function $checkDetailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/DetailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.status;
   switch (tag1) {
     case "working":
@@ -848,7 +853,8 @@ function $testFailedTask(input: unknown): input is FailedTask {
 }
 function $checkFailedTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/FailedTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -956,7 +962,7 @@ function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
@@ -996,7 +1002,8 @@ function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED4, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1028,7 +1035,7 @@ function $testGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   if (!errors.full) $checkDetailedTask(value, path, errors);
@@ -1103,7 +1110,8 @@ function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
 }
 function $checkInputRequiredTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequiredTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1240,7 +1248,8 @@ function $testTask(input: unknown): input is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1335,11 +1344,12 @@ function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusN
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams/type");
   if (!errors.full) $checkNotificationParams(value, path, errors);
   if (!errors.full) $checkDetailedTask(value, path, errors);
-  if (!$rt.isJsonObject(value)) $rt.notObject(errors, path, value, at + "/allOf/2/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    $rt.notObject(errors, path, value, at + "/allOf/2/type");
 }
 /** The value as `TaskStatusNotificationParams`, or its errors. */
 export function validateTaskStatusNotificationParams(
@@ -1374,7 +1384,7 @@ function $testTaskStatusNotification(input: unknown): input is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotification";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification/type");
   if (!errors.full) $checkJSONRPCNotification(value, path, errors);
   const value1 = value.method;
@@ -1455,7 +1465,8 @@ function $testTaskSubscriptionAcknowledgedNotifications(
 }
 function $checkTaskSubscriptionAcknowledgedNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionAcknowledgedNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
@@ -1503,7 +1514,8 @@ function $testTaskSubscriptionNotifications(input: unknown): input is TaskSubscr
 }
 function $checkTaskSubscriptionNotifications(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskSubscriptionNotifications";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskIds;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/taskIds", value1, at + "/properties/taskIds/type");
@@ -1545,7 +1557,8 @@ function $testTasksExtensionCapability(input: unknown): input is TasksExtensionC
 }
 function $checkTasksExtensionCapability(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TasksExtensionCapability";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     $rt.report(
@@ -1592,7 +1605,7 @@ function $testUpdateTaskRequest(input: unknown): input is UpdateTaskRequest {
 }
 function $checkUpdateTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest/type");
   if (!errors.full) $checkJSONRPCRequest(value, path, errors);
   const value1 = value.method;
@@ -1634,7 +1647,8 @@ function $testUpdateTaskRequestParams(input: unknown): input is UpdateTaskReques
 }
 function $checkUpdateTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskRequest/allOf/1/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1673,7 +1687,7 @@ function $testUpdateTaskResult(input: unknown): input is UpdateTaskResult {
 }
 function $checkUpdateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UpdateTaskResult";
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/ext-tasks-draft.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   const value1 = value.resultType;
@@ -1742,7 +1756,8 @@ function $testWorkingTask(input: unknown): input is WorkingTask {
 }
 function $checkWorkingTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/WorkingTask";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED4, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -1845,7 +1860,8 @@ function $testAnnotations(input: unknown): input is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Annotations";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.audience;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/audience", value1, at + "/properties/audience/type");
@@ -1908,7 +1924,8 @@ function $testAudioContent(input: unknown): input is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/AudioContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -1964,7 +1981,8 @@ function $testBlobResourceContents(input: unknown): input is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BlobResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2015,7 +2033,8 @@ function $testBooleanSchema(input: unknown): input is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/BooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean") $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
@@ -2082,7 +2101,8 @@ function $testContentBlock(input: unknown): input is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2136,7 +2156,8 @@ function $testCreateMessageRequest(input: unknown): input is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "sampling/createMessage")
@@ -2192,7 +2213,8 @@ function $testCreateMessageRequestParams(input: unknown): input is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.includeContext;
   if (value1 !== undefined) {
     if (!(value1 === "allServers" || value1 === "none" || value1 === "thisServer"))
@@ -2311,7 +2333,8 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2376,7 +2399,8 @@ function $testElicitRequest(input: unknown): input is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "elicitation/create")
@@ -2418,7 +2442,8 @@ function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value1 !== "string")
@@ -2469,14 +2494,15 @@ function $testElicitRequestFormParamsRequestedSchema(input: unknown): input is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED44, at + "/required");
-  else if (!$rt.isJsonObject(value2))
+  else if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
@@ -2563,7 +2589,8 @@ function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.message;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED41, at + "/required");
   else if (typeof value1 !== "string")
@@ -2607,14 +2634,16 @@ function $testElicitResult(input: unknown): input is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.action;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED50, at + "/required");
   else if (!(value1 === "accept" || value1 === "cancel" || value1 === "decline"))
     $rt.unexpected(errors, path + "/action", "enum", $EXPECTED49, value1, at + "/properties/action/enum");
   const value2 = value.content;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/content", value2, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/content", value2, at + "/properties/content/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
@@ -2696,7 +2725,8 @@ function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/EmbeddedResource";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2751,7 +2781,8 @@ function $testError(input: unknown): input is Error {
 }
 function $checkError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Error";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.code;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED53, at + "/required");
   else if (!(typeof value1 === "number" && Number.isInteger(value1)))
@@ -2792,7 +2823,8 @@ function $testIcon(input: unknown): input is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Icon";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mimeType;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/mimeType", value1, at + "/properties/mimeType/type");
@@ -2852,7 +2884,8 @@ function $testImageContent(input: unknown): input is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ImageContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -2912,7 +2945,8 @@ function $testImplementation(input: unknown): input is Implementation {
 }
 function $checkImplementation(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Implementation";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.description;
   if (value1 !== undefined) {
     if (typeof value1 !== "string")
@@ -2988,7 +3022,8 @@ function $testInputRequest(input: unknown): input is InputRequest {
 }
 function $checkInputRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
@@ -3037,7 +3072,8 @@ function $testInputRequests(input: unknown): input is InputRequests {
 }
 function $checkInputRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputRequests";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3104,7 +3140,8 @@ function $testInputResponses(input: unknown): input is InputResponses {
 }
 function $checkInputResponses(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/InputResponses";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3143,7 +3180,8 @@ function $testJSONObject(input: unknown): input is JSONObject {
 }
 function $checkJSONObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONObject";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   for (const key1 in value) {
     if (errors.full) break;
     const item2 = value[key1];
@@ -3180,7 +3218,8 @@ function $testJSONRPCNotification(input: unknown): input is JSONRPCNotification 
 }
 function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
@@ -3190,7 +3229,8 @@ function $checkJSONRPCNotification(value: unknown, path: string, errors: $rt.Err
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/method", value2, at + "/properties/method/type");
   const value3 = value.params;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/params", value3, at + "/properties/params/type");
+    if (!$rt.isJsonObject(value3, (value3 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/params", value3, at + "/properties/params/type");
   }
 }
 /** The value as `JSONRPCNotification`, or its errors. */
@@ -3228,7 +3268,8 @@ function $testJSONRPCRequest(input: unknown): input is JSONRPCRequest {
 }
 function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/JSONRPCRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -3241,7 +3282,8 @@ function $checkJSONRPCRequest(value: unknown, path: string, errors: $rt.ErrorSin
   else if (typeof value3 !== "string") $rt.notString(errors, path + "/method", value3, at + "/properties/method/type");
   const value4 = value.params;
   if (value4 !== undefined) {
-    if (!$rt.isJsonObject(value4)) $rt.notObject(errors, path + "/params", value4, at + "/properties/params/type");
+    if (!$rt.isJsonObject(value4, (value4 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/params", value4, at + "/properties/params/type");
   }
 }
 /** The value as `JSONRPCRequest`, or its errors. */
@@ -3333,7 +3375,8 @@ function $testLegacyTitledEnumSchema(input: unknown): input is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -3406,7 +3449,8 @@ function $testListRootsRequest(input: unknown): input is ListRootsRequest {
 }
 function $checkListRootsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.method;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED2, at + "/required");
   else if (value1 !== "roots/list")
@@ -3445,7 +3489,8 @@ function $testListRootsRequestParams(input: unknown): input is ListRootsRequestP
 }
 function $checkListRootsRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3480,7 +3525,8 @@ function $testListRootsResult(input: unknown): input is ListRootsResult {
 }
 function $checkListRootsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ListRootsResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.roots;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED66, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/roots", value1, at + "/properties/roots/type");
@@ -3515,7 +3561,7 @@ function $testMetaObject(value: unknown): value is MetaObject {
 }
 function $checkMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/MetaObject";
-  if (!$rt.isJsonObject(value)) $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor)) $rt.notObject(errors, path, value, at + "/type");
 }
 /** The value as `MetaObject`, or its errors. */
 export function validateMetaObject(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<MetaObject> {
@@ -3543,7 +3589,8 @@ function $testModelHint(input: unknown): input is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
@@ -3583,7 +3630,8 @@ function $testModelPreferences(input: unknown): input is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
@@ -3682,7 +3730,8 @@ function $testNotificationMetaObject(input: unknown): input is NotificationMetaO
 }
 function $checkNotificationMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/subscriptionId"];
   if (value1 !== undefined) {
     if (!errors.full) $checkRequestId(value1, path + "/io.modelcontextprotocol~1subscriptionId", errors);
@@ -3717,7 +3766,8 @@ function $testNotificationParams(input: unknown): input is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkNotificationMetaObject(value1, path + "/_meta", errors);
@@ -3762,7 +3812,8 @@ function $testNumberSchema(input: unknown): input is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/NumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
@@ -3912,7 +3963,8 @@ function $testResourceLink(input: unknown): input is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResourceLink";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -3992,7 +4044,8 @@ function $testResult(input: unknown): input is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Result";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -4028,7 +4081,8 @@ function $testResultMetaObject(input: unknown): input is ResultMetaObject {
 }
 function $checkResultMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ResultMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined) {
     if (!errors.full) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
@@ -4092,7 +4146,8 @@ function $testRoot(input: unknown): input is Root {
 }
 function $checkRoot(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Root";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4143,7 +4198,8 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4217,7 +4273,8 @@ function $testSamplingMessageContentBlock(input: unknown): input is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -4282,7 +4339,8 @@ function $testStringSchema(input: unknown): input is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/StringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4351,7 +4409,8 @@ function $testTextContent(input: unknown): input is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4400,7 +4459,8 @@ function $testTextResourceContents(input: unknown): input is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TextResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4457,7 +4517,8 @@ function $testTitledMultiSelectEnumSchema(input: unknown): input is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4526,7 +4587,8 @@ function $testTitledMultiSelectEnumSchemaItems(input: unknown): input is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED76, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
@@ -4568,7 +4630,8 @@ function $testTitledMultiSelectEnumSchemaItemsItem(input: unknown): input is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED77, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -4613,7 +4676,8 @@ function $testTitledSingleSelectEnumSchema(input: unknown): input is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4673,7 +4737,8 @@ function $testTitledSingleSelectEnumSchemaItem(input: unknown): input is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED77, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -4724,7 +4789,8 @@ function $testTool(input: unknown): input is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -4792,7 +4858,8 @@ function $testToolInputSchema(input: unknown): input is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
@@ -4831,7 +4898,8 @@ function $testToolOutputSchema(input: unknown): input is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
@@ -4874,7 +4942,8 @@ function $testToolAnnotations(input: unknown): input is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolAnnotations";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.destructiveHint;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -4929,7 +4998,8 @@ function $testToolChoice(input: unknown): input is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4970,7 +5040,8 @@ function $testToolResultContent(input: unknown): input is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolResultContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5035,7 +5106,8 @@ function $testToolUseContent(input: unknown): input is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/ToolUseContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkMetaObject(value1, path + "/_meta", errors);
@@ -5045,7 +5117,8 @@ function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSin
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED84, at + "/required");
-  else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
+  else if (!$rt.isJsonObject(value3, (value3 as object | null)?.constructor))
+    $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED57, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
@@ -5095,7 +5168,8 @@ function $testUntitledMultiSelectEnumSchema(input: unknown): input is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
@@ -5166,7 +5240,8 @@ function $testUntitledMultiSelectEnumSchemaItems(input: unknown): input is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED63, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
@@ -5220,7 +5295,8 @@ function $testUntitledSingleSelectEnumSchema(input: unknown): input is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -5285,7 +5361,8 @@ function $testCallToolRequest(input: unknown): input is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5336,7 +5413,8 @@ function $testCallToolResult(input: unknown): input is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5395,7 +5473,8 @@ function $testInputRequiredResult(input: unknown): input is InputRequiredResult 
 }
 function $checkInputRequiredResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputRequiredResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5449,7 +5528,8 @@ function $testDiscoverRequest(input: unknown): input is DiscoverRequest {
 }
 function $checkDiscoverRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5506,7 +5586,8 @@ function $testDiscoverResult(input: unknown): input is DiscoverResult {
 }
 function $checkDiscoverResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/DiscoverResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5585,7 +5666,8 @@ function $testReadResourceRequest(input: unknown): input is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5638,7 +5720,8 @@ function $testReadResourceResult(input: unknown): input is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5709,7 +5792,8 @@ function $testSubscriptionsListenRequest(input: unknown): input is Subscriptions
 }
 function $checkSubscriptionsListenRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5756,7 +5840,8 @@ function $testSubscriptionsListenResult(input: unknown): input is SubscriptionsL
 }
 function $checkSubscriptionsListenResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkSubscriptionsListenResultMeta(value1, path + "/_meta", errors);
@@ -5800,7 +5885,8 @@ function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5851,7 +5937,8 @@ function $testGetPromptResult(input: unknown): input is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -5911,7 +5998,8 @@ function $testListToolsRequest(input: unknown): input is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED62, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -5966,7 +6054,8 @@ function $testListToolsResult(input: unknown): input is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ListToolsResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkResultMetaObject(value1, path + "/_meta", errors);
@@ -6033,7 +6122,8 @@ function $testInputResponseRequestParams(input: unknown): input is InputResponse
 }
 function $checkInputResponseRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/InputResponseRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -6081,10 +6171,11 @@ function $testMissingRequiredClientCapabilityError(input: unknown): input is Mis
 }
 function $checkMissingRequiredClientCapabilityError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
-  else if (!$rt.isJsonObject(value1))
+  else if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     if (!errors.full) $checkError(value1, path + "/error", errors);
@@ -6148,7 +6239,8 @@ function $testMissingRequiredClientCapabilityErrorData(
 function $checkMissingRequiredClientCapabilityErrorData(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requiredCapabilities;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED100, at + "/required");
   if (!errors.full) $checkClientCapabilities(value1, path + "/requiredCapabilities", errors);
@@ -6193,7 +6285,8 @@ function $testSubscriptionsAcknowledgedNotification(input: unknown): input is Su
 }
 function $checkSubscriptionsAcknowledgedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
@@ -6239,7 +6332,8 @@ function $testToolListChangedNotification(input: unknown): input is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ToolListChangedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED61, at + "/required");
   else if (value1 !== "2.0")
@@ -6287,10 +6381,11 @@ function $testUnsupportedProtocolVersionError(input: unknown): input is Unsuppor
 }
 function $checkUnsupportedProtocolVersionError(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.error;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED17, at + "/required");
-  else if (!$rt.isJsonObject(value1))
+  else if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
     $rt.notObject(errors, path + "/error", value1, "schemas/ext-tasks-draft.schema.json#/$defs/Error/type");
   else {
     if (!errors.full) $checkError(value1, path + "/error", errors);
@@ -6352,7 +6447,8 @@ function $testUnsupportedProtocolVersionErrorData(input: unknown): input is Unsu
 function $checkUnsupportedProtocolVersionErrorData(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/ext-tasks-draft.core.schema.json#/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.requested;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED104, at + "/required");
   else if (typeof value1 !== "string")
@@ -6405,13 +6501,14 @@ function $testCallToolRequestParams(input: unknown): input is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/CallToolRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.inputResponses;
@@ -6464,7 +6561,8 @@ function $testRequestMetaObject(input: unknown): input is RequestMetaObject {
 }
 function $checkRequestMetaObject(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestMetaObject";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/clientCapabilities"];
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED107, at + "/required");
   else if (!errors.full)
@@ -6528,14 +6626,15 @@ function $testClientCapabilities(input: unknown): input is ClientCapabilities {
 }
 function $checkClientCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.elicitation;
   if (value1 !== undefined) {
     if (!errors.full) $checkClientCapabilitiesElicitation(value1, path + "/elicitation", errors);
   }
   const value2 = value.experimental;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/experimental", value2, at + "/properties/experimental/type");
     else {
       for (const key3 in value2) {
@@ -6547,7 +6646,7 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
   }
   const value5 = value.extensions;
   if (value5 !== undefined) {
-    if (!$rt.isJsonObject(value5))
+    if (!$rt.isJsonObject(value5, (value5 as object | null)?.constructor))
       $rt.notObject(errors, path + "/extensions", value5, at + "/properties/extensions/type");
     else {
       for (const key6 in value5) {
@@ -6559,7 +6658,8 @@ function $checkClientCapabilities(value: unknown, path: string, errors: $rt.Erro
   }
   const value8 = value.roots;
   if (value8 !== undefined) {
-    if (!$rt.isJsonObject(value8)) $rt.notObject(errors, path + "/roots", value8, at + "/properties/roots/type");
+    if (!$rt.isJsonObject(value8, (value8 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/roots", value8, at + "/properties/roots/type");
   }
   const value9 = value.sampling;
   if (value9 !== undefined) {
@@ -6597,7 +6697,8 @@ function $testClientCapabilitiesElicitation(input: unknown): input is ClientCapa
 }
 function $checkClientCapabilitiesElicitation(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/elicitation";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.form;
   if (value1 !== undefined) {
     if (!errors.full) $checkJSONObject(value1, path + "/form", errors);
@@ -6638,7 +6739,8 @@ function $testClientCapabilitiesSampling(input: unknown): input is ClientCapabil
 }
 function $checkClientCapabilitiesSampling(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ClientCapabilities/properties/sampling";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.context;
   if (value1 !== undefined) {
     if (!errors.full) $checkJSONObject(value1, path + "/context", errors);
@@ -6734,7 +6836,8 @@ function $testRequestParams(input: unknown): input is RequestParams {
 }
 function $checkRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/RequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED95, at + "/required");
   if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -6780,14 +6883,15 @@ function $testServerCapabilities(input: unknown): input is ServerCapabilities {
 }
 function $checkServerCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.completions;
   if (value1 !== undefined) {
     if (!errors.full) $checkJSONObject(value1, path + "/completions", errors);
   }
   const value2 = value.experimental;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/experimental", value2, at + "/properties/experimental/type");
     else {
       for (const key3 in value2) {
@@ -6799,7 +6903,7 @@ function $checkServerCapabilities(value: unknown, path: string, errors: $rt.Erro
   }
   const value5 = value.extensions;
   if (value5 !== undefined) {
-    if (!$rt.isJsonObject(value5))
+    if (!$rt.isJsonObject(value5, (value5 as object | null)?.constructor))
       $rt.notObject(errors, path + "/extensions", value5, at + "/properties/extensions/type");
     else {
       for (const key6 in value5) {
@@ -6855,7 +6959,8 @@ function $testServerCapabilitiesPrompts(input: unknown): input is ServerCapabili
 }
 function $checkServerCapabilitiesPrompts(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/prompts";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -6893,7 +6998,8 @@ function $testServerCapabilitiesResources(input: unknown): input is ServerCapabi
 }
 function $checkServerCapabilitiesResources(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/resources";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -6934,7 +7040,8 @@ function $testServerCapabilitiesTools(input: unknown): input is ServerCapabiliti
 }
 function $checkServerCapabilitiesTools(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ServerCapabilities/properties/tools";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.listChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -6976,7 +7083,8 @@ function $testReadResourceRequestParams(input: unknown): input is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -7024,7 +7132,8 @@ function $testSubscriptionsListenRequestParams(input: unknown): input is Subscri
 }
 function $checkSubscriptionsListenRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -7067,7 +7176,8 @@ function $testSubscriptionFilter(input: unknown): input is SubscriptionFilter {
 }
 function $checkSubscriptionFilter(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionFilter";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.promptsListChanged;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -7133,7 +7243,8 @@ function $testSubscriptionsListenResultMeta(input: unknown): input is Subscripti
 }
 function $checkSubscriptionsListenResultMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsListenResultMeta";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value["io.modelcontextprotocol/serverInfo"];
   if (value1 !== undefined) {
     if (!errors.full) $checkImplementation(value1, path + "/io.modelcontextprotocol~1serverInfo", errors);
@@ -7179,13 +7290,14 @@ function $testGetPromptRequestParams(input: unknown): input is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/GetPromptRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
   const value2 = value.arguments;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
     else {
       for (const key3 in value2) {
@@ -7245,7 +7357,8 @@ function $testPromptMessage(input: unknown): input is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PromptMessage";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED37, at + "/required");
   else if (!errors.full) $checkContentBlock(value1, path + "/content", errors);
@@ -7284,7 +7397,8 @@ function $testPaginatedRequestParams(input: unknown): input is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/PaginatedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED95, at + "/required");
   else if (!errors.full) $checkRequestMetaObject(value1, path + "/_meta", errors);
@@ -7328,7 +7442,8 @@ function $testSubscriptionsAcknowledgedNotificationParams(
 }
 function $checkSubscriptionsAcknowledgedNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.core.schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkNotificationMetaObject(value1, path + "/_meta", errors);

@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 55e0140cfb9e866e1b13181439fa4a97fb17cc8cf79955dceb5a4f9b20c73fa0 e9591ec78ce53439e2f372e263a00cd598215279b0e01c37e9a79310542ca053
+// Fingerprint: bdc93ed93afb068c30cdffcc4705ce3a600fee007ee80d1aa85bc75bb3633dd5 a13eab986a333fe4522bcd0fad42cae6c4caaebdfbaea38f8dd5a6e4c0da3afc
 
 import type {
   TaskStatus,
@@ -248,7 +248,8 @@ function $testTaskMetadata(input: unknown): input is TaskMetadata {
 }
 function $checkTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.ttl;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isInteger(value1)))
@@ -284,7 +285,8 @@ function $testRelatedTaskMetadata(input: unknown): input is RelatedTaskMetadata 
 }
 function $checkRelatedTaskMetadata(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/RelatedTaskMetadata";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -337,7 +339,8 @@ function $testTask(input: unknown): input is Task {
 }
 function $checkTask(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/Task";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.createdAt;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED3, at + "/required");
   else if (typeof value1 !== "string")
@@ -397,10 +400,12 @@ function $testCreateTaskResult(input: unknown): input is CreateTaskResult {
 }
 function $checkCreateTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CreateTaskResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.task;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED7, at + "/required");
@@ -437,7 +442,8 @@ function $testTaskAugmentedRequestParams(input: unknown): input is TaskAugmented
 }
 function $checkTaskAugmentedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -476,7 +482,8 @@ function $testParamsMeta(input: unknown): input is ParamsMeta {
 }
 function $checkParamsMeta(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskAugmentedRequestParams/properties/_meta";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.progressToken;
   if (value1 !== undefined) {
     if (!errors.full) $checkProgressToken(value1, path + "/progressToken", errors);
@@ -514,7 +521,8 @@ function $testGetTaskRequest(input: unknown): input is GetTaskRequest {
 }
 function $checkGetTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -559,7 +567,8 @@ function $testGetTaskRequestParams(input: unknown): input is GetTaskRequestParam
 }
 function $checkGetTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -613,7 +622,7 @@ function $testGetTaskResult(input: unknown): input is GetTaskResult {
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   if (!errors.full) $checkTask(value, path, errors);
@@ -653,7 +662,8 @@ function $testGetTaskPayloadRequest(input: unknown): input is GetTaskPayloadRequ
 }
 function $checkGetTaskPayloadRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -698,7 +708,8 @@ function $testGetTaskPayloadRequestParams(input: unknown): input is GetTaskPaylo
 }
 function $checkGetTaskPayloadRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -732,10 +743,12 @@ function $testGetTaskPayloadResult(input: unknown): input is GetTaskPayloadResul
 }
 function $checkGetTaskPayloadResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/GetTaskPayloadResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `GetTaskPayloadResult`, or its errors. */
@@ -773,7 +786,8 @@ function $testCancelTaskRequest(input: unknown): input is CancelTaskRequest {
 }
 function $checkCancelTaskRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -818,7 +832,8 @@ function $testCancelTaskRequestParams(input: unknown): input is CancelTaskReques
 }
 function $checkCancelTaskRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/CancelTaskRequest/properties/params";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskId;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED2, at + "/required");
   if (typeof value1 !== "string") $rt.notString(errors, path + "/taskId", value1, at + "/properties/taskId/type");
@@ -872,7 +887,7 @@ function $testCancelTaskResult(input: unknown): input is CancelTaskResult {
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkCancelTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/Result/type");
   if (!errors.full) $checkResult(value, path, errors);
   if (!errors.full) $checkTask(value, path, errors);
@@ -912,7 +927,8 @@ function $testListTasksRequest(input: unknown): input is ListTasksRequest {
 }
 function $checkListTasksRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -962,10 +978,12 @@ function $testListTasksResult(input: unknown): input is ListTasksResult {
 }
 function $checkListTasksResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/ListTasksResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.nextCursor;
   if (value2 !== undefined) {
@@ -1030,7 +1048,7 @@ function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusN
   return (typeof value8 === "number" && Number.isInteger(value8)) || value8 === null;
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
-  if (!$rt.isJsonObject(value))
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
     return $rt.notObject(errors, path, value, "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams/type");
   if (!errors.full) $checkNotificationParams(value, path, errors);
   if (!errors.full) $checkTask(value, path, errors);
@@ -1068,7 +1086,8 @@ function $testTaskStatusNotification(input: unknown): input is TaskStatusNotific
 }
 function $checkTaskStatusNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskStatusNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value1 !== "2.0")
@@ -1110,7 +1129,8 @@ function $testTaskServerCapabilities(input: unknown): input is TaskServerCapabil
 }
 function $checkTaskServerCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
   if (value1 !== undefined) {
     if (!errors.full) $checkTaskServerCapabilitiesTasks(value1, path + "/tasks", errors);
@@ -1149,14 +1169,17 @@ function $testTaskServerCapabilitiesTasks(input: unknown): input is TaskServerCa
 }
 function $checkTaskServerCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.list;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
   }
   const value2 = value.cancel;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
   if (value3 !== undefined) {
@@ -1192,7 +1215,8 @@ function $testTaskServerCapabilitiesTasksRequests(input: unknown): input is Task
 }
 function $checkTaskServerCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tools;
   if (value1 !== undefined) {
     if (!errors.full) $checkTaskServerCapabilitiesTasksRequestsTools(value1, path + "/tools", errors);
@@ -1232,10 +1256,12 @@ function $testTaskServerCapabilitiesTasksRequestsTools(
 function $checkTaskServerCapabilitiesTasksRequestsTools(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskServerCapabilities/properties/tasks/properties/requests/properties/tools";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.call;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/call", value1, at + "/properties/call/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/call", value1, at + "/properties/call/type");
   }
 }
 /** The value as `TaskServerCapabilitiesTasksRequestsTools`, or its errors. */
@@ -1272,7 +1298,8 @@ function $testTaskClientCapabilities(input: unknown): input is TaskClientCapabil
 }
 function $checkTaskClientCapabilities(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.tasks;
   if (value1 !== undefined) {
     if (!errors.full) $checkTaskClientCapabilitiesTasks(value1, path + "/tasks", errors);
@@ -1311,14 +1338,17 @@ function $testTaskClientCapabilitiesTasks(input: unknown): input is TaskClientCa
 }
 function $checkTaskClientCapabilitiesTasks(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.list;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/list", value1, at + "/properties/list/type");
   }
   const value2 = value.cancel;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2)) $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/cancel", value2, at + "/properties/cancel/type");
   }
   const value3 = value.requests;
   if (value3 !== undefined) {
@@ -1356,7 +1386,8 @@ function $testTaskClientCapabilitiesTasksRequests(input: unknown): input is Task
 }
 function $checkTaskClientCapabilitiesTasksRequests(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.sampling;
   if (value1 !== undefined) {
     if (!errors.full) $checkTaskClientCapabilitiesTasksRequestsSampling(value1, path + "/sampling", errors);
@@ -1400,10 +1431,11 @@ function $testTaskClientCapabilitiesTasksRequestsSampling(
 function $checkTaskClientCapabilitiesTasksRequestsSampling(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/sampling";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.createMessage;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1))
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
       $rt.notObject(errors, path + "/createMessage", value1, at + "/properties/createMessage/type");
   }
 }
@@ -1450,10 +1482,12 @@ function $checkTaskClientCapabilitiesTasksRequestsElicitation(
 ): void {
   const at =
     "schemas/tasks-2025-11-25.schema.json#/$defs/TaskClientCapabilities/properties/tasks/properties/requests/properties/elicitation";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.create;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/create", value1, at + "/properties/create/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/create", value1, at + "/properties/create/type");
   }
 }
 /** The value as `TaskClientCapabilitiesTasksRequestsElicitation`, or its errors. */
@@ -1524,7 +1558,8 @@ function $testCallToolRequest(input: unknown): input is CallToolRequest {
 }
 function $checkCallToolRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -1575,10 +1610,12 @@ function $testCallToolResult(input: unknown): input is CallToolResult {
 }
 function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
@@ -1596,7 +1633,7 @@ function $checkCallToolResult(value: unknown, path: string, errors: $rt.ErrorSin
   }
   const value6 = value.structuredContent;
   if (value6 !== undefined) {
-    if (!$rt.isJsonObject(value6))
+    if (!$rt.isJsonObject(value6, (value6 as object | null)?.constructor))
       $rt.notObject(errors, path + "/structuredContent", value6, at + "/properties/structuredContent/type");
   }
 }
@@ -1635,7 +1672,8 @@ function $testReadResourceRequest(input: unknown): input is ReadResourceRequest 
 }
 function $checkReadResourceRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -1682,10 +1720,12 @@ function $testReadResourceResult(input: unknown): input is ReadResourceResult {
 }
 function $checkReadResourceResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.contents;
   if (value2 === undefined) return $rt.missing(errors, path, $REQUIRED23, at + "/required");
@@ -1738,7 +1778,8 @@ function $testGetPromptRequest(input: unknown): input is GetPromptRequest {
 }
 function $checkGetPromptRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -1787,10 +1828,12 @@ function $testGetPromptResult(input: unknown): input is GetPromptResult {
 }
 function $checkGetPromptResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.description;
   if (value2 !== undefined) {
@@ -1841,7 +1884,8 @@ function $testListToolsRequest(input: unknown): input is ListToolsRequest {
 }
 function $checkListToolsRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -1891,10 +1935,12 @@ function $testListToolsResult(input: unknown): input is ListToolsResult {
 }
 function $checkListToolsResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ListToolsResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.nextCursor;
   if (value2 !== undefined) {
@@ -1945,7 +1991,8 @@ function $testCreateMessageRequest(input: unknown): input is CreateMessageReques
 }
 function $checkCreateMessageRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -2006,10 +2053,12 @@ function $testCreateMessageResult(input: unknown): input is CreateMessageResult 
 }
 function $checkCreateMessageResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
@@ -2075,7 +2124,8 @@ function $testElicitRequest(input: unknown): input is ElicitRequest {
 }
 function $checkElicitRequest(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequest";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.id;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (!errors.full) $checkRequestId(value1, path + "/id", errors);
@@ -2124,10 +2174,12 @@ function $testElicitResult(input: unknown): input is ElicitResult {
 }
 function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitResult";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.action;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED33, at + "/required");
@@ -2135,7 +2187,8 @@ function $checkElicitResult(value: unknown, path: string, errors: $rt.ErrorSink)
     $rt.unexpected(errors, path + "/action", "enum", $EXPECTED32, value2, at + "/properties/action/enum");
   const value3 = value.content;
   if (value3 !== undefined) {
-    if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
+    if (!$rt.isJsonObject(value3, (value3 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/content", value3, at + "/properties/content/type");
     else {
       for (const key4 in value3) {
         if (errors.full) break;
@@ -2215,7 +2268,8 @@ function $testToolListChangedNotification(input: unknown): input is ToolListChan
 }
 function $checkToolListChangedNotification(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolListChangedNotification";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.jsonrpc;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED10, at + "/required");
   else if (value1 !== "2.0")
@@ -2315,10 +2369,12 @@ function $testResult(input: unknown): input is Result {
 }
 function $checkResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Result";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `Result`, or its errors. */
@@ -2349,7 +2405,8 @@ function $testPaginatedRequestParams(input: unknown): input is PaginatedRequestP
 }
 function $checkPaginatedRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PaginatedRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -2388,10 +2445,12 @@ function $testNotificationParams(input: unknown): input is NotificationParams {
 }
 function $checkNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NotificationParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
 }
 /** The value as `NotificationParams`, or its errors. */
@@ -2429,14 +2488,15 @@ function $testCallToolRequestParams(input: unknown): input is CallToolRequestPar
 }
 function $checkCallToolRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CallToolRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
   }
   const value2 = value.arguments;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
   }
   const value3 = value.name;
@@ -2495,7 +2555,8 @@ function $testContentBlock(input: unknown): input is ContentBlock {
 }
 function $checkContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -2553,10 +2614,12 @@ function $testTextContent(input: unknown): input is TextContent {
 }
 function $checkTextContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -2600,7 +2663,8 @@ function $testAnnotations(input: unknown): input is Annotations {
 }
 function $checkAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Annotations";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.audience;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/audience", value1, at + "/properties/audience/type");
@@ -2688,10 +2752,12 @@ function $testImageContent(input: unknown): input is ImageContent {
 }
 function $checkImageContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ImageContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -2746,10 +2812,12 @@ function $testAudioContent(input: unknown): input is AudioContent {
 }
 function $checkAudioContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/AudioContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -2814,10 +2882,12 @@ function $testResourceLink(input: unknown): input is ResourceLink {
 }
 function $checkResourceLink(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ResourceLink";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -2898,7 +2968,8 @@ function $testIcon(input: unknown): input is Icon {
 }
 function $checkIcon(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Icon";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mimeType;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/mimeType", value1, at + "/properties/mimeType/type");
@@ -2956,10 +3027,12 @@ function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
 }
 function $checkEmbeddedResource(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/EmbeddedResource";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -3015,10 +3088,12 @@ function $testTextResourceContents(input: unknown): input is TextResourceContent
 }
 function $checkTextResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TextResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.mimeType;
   if (value2 !== undefined) {
@@ -3066,10 +3141,12 @@ function $testBlobResourceContents(input: unknown): input is BlobResourceContent
 }
 function $checkBlobResourceContents(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BlobResourceContents";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.blob;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED51, at + "/required");
@@ -3113,7 +3190,8 @@ function $testReadResourceRequestParams(input: unknown): input is ReadResourceRe
 }
 function $checkReadResourceRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ReadResourceRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3155,14 +3233,15 @@ function $testGetPromptRequestParams(input: unknown): input is GetPromptRequestP
 }
 function $checkGetPromptRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/GetPromptRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
   }
   const value2 = value.arguments;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/arguments", value2, at + "/properties/arguments/type");
     else {
       for (const key3 in value2) {
@@ -3213,7 +3292,8 @@ function $testPromptMessage(input: unknown): input is PromptMessage {
 }
 function $checkPromptMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/PromptMessage";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.content;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
   else if (!errors.full) $checkContentBlock(value1, path + "/content", errors);
@@ -3266,10 +3346,12 @@ function $testTool(input: unknown): input is Tool {
 }
 function $checkTool(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.annotations;
   if (value2 !== undefined) {
@@ -3342,20 +3424,21 @@ function $testToolInputSchema(input: unknown): input is ToolInputSchema {
 }
 function $checkToolInputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/inputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
-        if (!$rt.isJsonObject(item4))
+        if (!$rt.isJsonObject(item4, (item4 as object | null)?.constructor))
           $rt.notObject(
             errors,
             path + "/properties/" + $rt.pointerToken(key3),
@@ -3417,20 +3500,21 @@ function $testToolOutputSchema(input: unknown): input is ToolOutputSchema {
 }
 function $checkToolOutputSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/Tool/properties/outputSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 !== undefined) {
-    if (!$rt.isJsonObject(value2))
+    if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
       $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
     else {
       for (const key3 in value2) {
         if (errors.full) break;
         const item4 = value2[key3];
-        if (!$rt.isJsonObject(item4))
+        if (!$rt.isJsonObject(item4, (item4 as object | null)?.constructor))
           $rt.notObject(
             errors,
             path + "/properties/" + $rt.pointerToken(key3),
@@ -3494,7 +3578,8 @@ function $testToolAnnotations(input: unknown): input is ToolAnnotations {
 }
 function $checkToolAnnotations(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolAnnotations";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.destructiveHint;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean")
@@ -3549,7 +3634,8 @@ function $testToolExecution(input: unknown): input is ToolExecution {
 }
 function $checkToolExecution(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolExecution";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.taskSupport;
   if (value1 !== undefined) {
     if (!(value1 === "forbidden" || value1 === "optional" || value1 === "required"))
@@ -3607,7 +3693,8 @@ function $testCreateMessageRequestParams(input: unknown): input is CreateMessage
 }
 function $checkCreateMessageRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/CreateMessageRequestParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -3640,7 +3727,8 @@ function $checkCreateMessageRequestParams(value: unknown, path: string, errors: 
   }
   const value7 = value.metadata;
   if (value7 !== undefined) {
-    if (!$rt.isJsonObject(value7)) $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
+    if (!$rt.isJsonObject(value7, (value7 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/metadata", value7, at + "/properties/metadata/type");
   }
   const value8 = value.modelPreferences;
   if (value8 !== undefined) {
@@ -3730,10 +3818,12 @@ function $testSamplingMessage(input: unknown): input is SamplingMessage {
 }
 function $checkSamplingMessage(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessage";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
@@ -3793,17 +3883,20 @@ function $testToolUseContent(input: unknown): input is ToolUseContent {
 }
 function $checkToolUseContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolUseContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.id;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED8, at + "/required");
   else if (typeof value2 !== "string") $rt.notString(errors, path + "/id", value2, at + "/properties/id/type");
   const value3 = value.input;
   if (value3 === undefined) $rt.missing(errors, path, $REQUIRED56, at + "/required");
-  else if (!$rt.isJsonObject(value3)) $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
+  else if (!$rt.isJsonObject(value3, (value3 as object | null)?.constructor))
+    $rt.notObject(errors, path + "/input", value3, at + "/properties/input/type");
   const value4 = value.name;
   if (value4 === undefined) $rt.missing(errors, path, $REQUIRED35, at + "/required");
   else if (typeof value4 !== "string") $rt.notString(errors, path + "/name", value4, at + "/properties/name/type");
@@ -3851,10 +3944,12 @@ function $testToolResultContent(input: unknown): input is ToolResultContent {
 }
 function $checkToolResultContent(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolResultContent";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
-    if (!$rt.isJsonObject(value1)) $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
+    if (!$rt.isJsonObject(value1, (value1 as object | null)?.constructor))
+      $rt.notObject(errors, path + "/_meta", value1, at + "/properties/_meta/type");
   }
   const value2 = value.content;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED21, at + "/required");
@@ -3872,7 +3967,7 @@ function $checkToolResultContent(value: unknown, path: string, errors: $rt.Error
   }
   const value6 = value.structuredContent;
   if (value6 !== undefined) {
-    if (!$rt.isJsonObject(value6))
+    if (!$rt.isJsonObject(value6, (value6 as object | null)?.constructor))
       $rt.notObject(errors, path + "/structuredContent", value6, at + "/properties/structuredContent/type");
   }
   const value7 = value.toolUseId;
@@ -3932,7 +4027,8 @@ function $testSamplingMessageContentBlock(input: unknown): input is SamplingMess
 }
 function $checkSamplingMessageContentBlock(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/SamplingMessageContentBlock";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/anyOf");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/anyOf");
   const tag1 = value.type;
   switch (tag1) {
     case "text":
@@ -3992,7 +4088,8 @@ function $testModelPreferences(input: unknown): input is ModelPreferences {
 }
 function $checkModelPreferences(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelPreferences";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.costPriority;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
@@ -4091,7 +4188,8 @@ function $testModelHint(input: unknown): input is ModelHint {
 }
 function $checkModelHint(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ModelHint";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.name;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/name", value1, at + "/properties/name/type");
@@ -4123,7 +4221,8 @@ function $testToolChoice(input: unknown): input is ToolChoice {
 }
 function $checkToolChoice(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ToolChoice";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.mode;
   if (value1 !== undefined) {
     if (!(value1 === "auto" || value1 === "none" || value1 === "required"))
@@ -4194,7 +4293,8 @@ function $testElicitRequestURLParams(input: unknown): input is ElicitRequestURLP
 }
 function $checkElicitRequestURLParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestURLParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4256,7 +4356,8 @@ function $testElicitRequestFormParams(input: unknown): input is ElicitRequestFor
 }
 function $checkElicitRequestFormParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value._meta;
   if (value1 !== undefined) {
     if (!errors.full) $checkParamsMeta(value1, path + "/_meta", errors);
@@ -4315,14 +4416,15 @@ function $testElicitRequestFormParamsRequestedSchema(input: unknown): input is E
 }
 function $checkElicitRequestFormParamsRequestedSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/ElicitRequestFormParams/properties/requestedSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.$schema;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/$schema", value1, at + "/properties/$schema/type");
   }
   const value2 = value.properties;
   if (value2 === undefined) $rt.missing(errors, path, $REQUIRED69, at + "/required");
-  else if (!$rt.isJsonObject(value2))
+  else if (!$rt.isJsonObject(value2, (value2 as object | null)?.constructor))
     $rt.notObject(errors, path + "/properties", value2, at + "/properties/properties/type");
   else {
     for (const key3 in value2) {
@@ -4436,7 +4538,8 @@ function $testStringSchema(input: unknown): input is StringSchema {
 }
 function $checkStringSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/StringSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4509,7 +4612,8 @@ function $testNumberSchema(input: unknown): input is NumberSchema {
 }
 function $checkNumberSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/NumberSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!(typeof value1 === "number" && Number.isFinite(value1)))
@@ -4574,7 +4678,8 @@ function $testBooleanSchema(input: unknown): input is BooleanSchema {
 }
 function $checkBooleanSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/BooleanSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "boolean") $rt.notBoolean(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4630,7 +4735,8 @@ function $testUntitledSingleSelectEnumSchema(input: unknown): input is UntitledS
 }
 function $checkUntitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4697,7 +4803,8 @@ function $testTitledSingleSelectEnumSchema(input: unknown): input is TitledSingl
 }
 function $checkTitledSingleSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4757,7 +4864,8 @@ function $testTitledSingleSelectEnumSchemaItem(input: unknown): input is TitledS
 }
 function $checkTitledSingleSelectEnumSchemaItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED76, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -4806,7 +4914,8 @@ function $testUntitledMultiSelectEnumSchema(input: unknown): input is UntitledMu
 }
 function $checkUntitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
@@ -4877,7 +4986,8 @@ function $testUntitledMultiSelectEnumSchemaItems(input: unknown): input is Untit
 }
 function $checkUntitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/UntitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.enum;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED74, at + "/required");
   else if (!Array.isArray(value1)) $rt.notArray(errors, path + "/enum", value1, at + "/properties/enum/type");
@@ -4935,7 +5045,8 @@ function $testTitledMultiSelectEnumSchema(input: unknown): input is TitledMultiS
 }
 function $checkTitledMultiSelectEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (!Array.isArray(value1)) $rt.notArray(errors, path + "/default", value1, at + "/properties/default/type");
@@ -5004,7 +5115,8 @@ function $testTitledMultiSelectEnumSchemaItems(input: unknown): input is TitledM
 }
 function $checkTitledMultiSelectEnumSchemaItems(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.anyOf;
   if (value1 === undefined) return $rt.missing(errors, path, $REQUIRED80, at + "/required");
   if (!Array.isArray(value1)) return $rt.notArray(errors, path + "/anyOf", value1, at + "/properties/anyOf/type");
@@ -5046,7 +5158,8 @@ function $testTitledMultiSelectEnumSchemaItemsItem(input: unknown): input is Tit
 function $checkTitledMultiSelectEnumSchemaItemsItem(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at =
     "schemas/mcp-2025-11-25.schema.json#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.const;
   if (value1 === undefined) $rt.missing(errors, path, $REQUIRED76, at + "/required");
   else if (typeof value1 !== "string") $rt.notString(errors, path + "/const", value1, at + "/properties/const/type");
@@ -5093,7 +5206,8 @@ function $testLegacyTitledEnumSchema(input: unknown): input is LegacyTitledEnumS
 }
 function $checkLegacyTitledEnumSchema(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/mcp-2025-11-25.schema.json#/$defs/LegacyTitledEnumSchema";
-  if (!$rt.isJsonObject(value)) return $rt.notObject(errors, path, value, at + "/type");
+  if (!$rt.isJsonObject(value, (value as object | null)?.constructor))
+    return $rt.notObject(errors, path, value, at + "/type");
   const value1 = value.default;
   if (value1 !== undefined) {
     if (typeof value1 !== "string") $rt.notString(errors, path + "/default", value1, at + "/properties/default/type");

@@ -183,7 +183,7 @@ describe("no redundant checks", () => {
     });
     expect(diagnostics).toEqual([]);
     const check = /function \$checkBoth\([^]*?\n\}/.exec(validators)![0];
-    expect(check.match(/isJsonObject\(value\)/g)).toHaveLength(1);
+    expect(check.match(/isJsonObject\(value\b/g)).toHaveLength(1);
   });
 });
 
@@ -235,5 +235,16 @@ describe("what a test writes out instead of calling", () => {
     expect(inner).toMatch(/^function \$testInner\(input: unknown\): input is Inner \{\n  const value = input as \$rt\.JsonObject;\n  if \(!\(typeof value === "object" && value !== null && \(value\.constructor === Object \|\| \$rt\.hasJsonPrototype\(value\)\)\)\)/);
     // Nothing read after the test: no view needed, the parameter stays `value`.
     expect(validators).toMatch(/function \$testAny\(value: unknown\): value is Any \{\n  return typeof value === "object"/);
+  });
+
+  it("the error mode reads a value's constructor at each object test and passes it to the runtime's test", async () => {
+    const { validators, diagnostics } = await generated({
+      Inner: { type: "object", properties: { x: { type: "string" } }, required: ["x"] },
+      Outer: { type: "object", properties: { inner: { type: "object", properties: { y: { type: "integer" } } } } },
+    });
+    expect(diagnostics).toEqual([]);
+    const objectTests = validators.match(/\$rt\.isJsonObject\([^;]*/g) ?? [];
+    expect(objectTests.length).toBeGreaterThanOrEqual(3);
+    for (const test of objectTests) expect(test).toMatch(/^\$rt\.isJsonObject\((value\d*), \(\1 as object \| null\)\?\.constructor\)/);
   });
 });

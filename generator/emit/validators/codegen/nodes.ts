@@ -33,7 +33,10 @@ export type Expr =
   | { readonly kind: "raw"; readonly text: string; readonly names: readonly string[] }
   /** A schema location, written relative to the function's own `at` when it lies under it. */
   | { readonly kind: "location"; readonly at: string }
-  | { readonly kind: "member"; readonly object: Expr; readonly property: string }
+  /** `object.property`, or `object?.property` when `optional`. */
+  | { readonly kind: "member"; readonly object: Expr; readonly property: string; readonly optional?: boolean }
+  /** `operand as type`: TypeScript only, gone in JavaScript. */
+  | { readonly kind: "as"; readonly operand: Expr; readonly type: string }
   | { readonly kind: "index"; readonly object: Expr; readonly index: Expr }
   | { readonly kind: "call"; readonly callee: Expr; readonly args: readonly Expr[] }
   | { readonly kind: "typeof"; readonly operand: Expr }
@@ -90,6 +93,8 @@ export const str = (text: string): Expr => literal(JSON.stringify(text));
 export const raw = (text: string, names: readonly string[] = []): Expr => ({ kind: "raw", text, names });
 export const location = (at: string): Expr => ({ kind: "location", at });
 export const member = (object: Expr, property: string): Expr => ({ kind: "member", object, property });
+export const optionalMember = (object: Expr, property: string): Expr => ({ kind: "member", object, property, optional: true });
+export const as = (operand: Expr, type: string): Expr => ({ kind: "as", operand, type });
 export const index = (object: Expr, i: Expr): Expr => ({ kind: "index", object, index: i });
 export const call = (callee: Expr | string, ...args: Expr[]): Expr => ({ kind: "call", callee: typeof callee === "string" ? id(callee) : callee, args });
 export const typeOf = (operand: Expr): Expr => ({ kind: "typeof", operand });
@@ -365,6 +370,7 @@ function forEachChild(node: Expr | Stmt, visit: (n: Expr | Stmt) => void, name: 
       return;
     case "typeof":
     case "not":
+    case "as":
       visit(node.operand);
       return;
     case "compare":
@@ -466,6 +472,7 @@ function rewrite(node: Expr | Stmt, by: ReadonlyMap<string, Expr>): Expr | Stmt 
       return { ...node, callee: e(node.callee), args: node.args.map(e) };
     case "typeof":
     case "not":
+    case "as":
       return { ...node, operand: e(node.operand) };
     case "compare":
       return { ...node, left: e(node.left), right: e(node.right) };

@@ -166,8 +166,11 @@ class Printer {
       }
       case "member": {
         const object = this.expression(e.object, PRIMARY);
-        return [IDENTIFIER.test(e.property) ? `${object}.${e.property}` : `${object}[${JSON.stringify(e.property)}]`, PRIMARY];
+        const dot = e.optional ? "?." : ".";
+        return [IDENTIFIER.test(e.property) ? `${object}${dot}${e.property}` : `${object}${e.optional ? "?." : ""}[${JSON.stringify(e.property)}]`, PRIMARY];
       }
+      case "as":
+        return [`${this.expression(e.operand, RELATIONAL)} as ${e.type}`, RELATIONAL];
       case "index":
         return [`${this.expression(e.object, PRIMARY)}[${this.expression(e.index, 0)}]`, PRIMARY];
       case "call":
