@@ -123,12 +123,19 @@ function shuffled(items, seedValue) {
 
 function hotPathTables(own, together) {
   // Per goal: how many rows meet it, and the worst row (ratio of ours to what the goal compares with).
+  // A row's `cells`: every ratio the goal asks of it, each `{ ratio, spread }` with the round-by-round quartiles of
+  // that ratio (bench/lib/measure.mjs `ratioSpread`). A row that misses, where the upper quartile of every missed
+  // cell reaches the target, is counted apart: it missed by less than this run's rounds varied by.
   const goals = new Map();
-  const tally = (goal, id, ratio, target) => {
-    const g = goals.get(goal) ?? goals.set(goal, { met: 0, rows: 0, worst: undefined }).get(goal);
+  const tally = (goal, id, cells, target) => {
+    const g = goals.get(goal) ?? goals.set(goal, { met: 0, withinSpread: 0, rows: 0, worst: undefined }).get(goal);
+    const missed = cells.filter((c) => c.ratio < target);
+    const ratio = Math.min(...cells.map((c) => c.ratio));
     g.rows++;
-    if (ratio >= target) g.met++;
+    if (missed.length === 0) g.met++;
+    else if (missed.every((c) => c.spread !== undefined && c.spread.high >= target)) g.withinSpread++;
     if (!g.worst || ratio / target < g.worst.ratio / g.worst.target) g.worst = { id, ratio, target };
+    return ratio;
   };
   md.push("", "#### Definitions and inputs", "");
   md.push("Every definition a generated client or server checks per message; inputs built from its schema, the same for every contender. A contender is timed only where it gives ajv's verdict on every input.", "");
@@ -159,8 +166,8 @@ function hotPathTables(own, together) {
         continue;
       }
       const cells = (group) => OTHERS.map((o) => (r.is[o] ? times(r.is.ours[group] / r.is[o][group]) : "—"));
-      const worst = Math.min(...OTHERS.filter((o) => r.is[o]).flatMap((o) => [r.is.ours.valid / r.is[o].valid, r.is.ours.invalid / r.is[o].invalid]));
-      tally(`\`is\` ≥ 1× the fastest other, valid and invalid: ${title.split(",")[0]}`, r.id, worst, 1);
+      const cellsOf = OTHERS.filter((o) => r.is[o]).flatMap((o) => ["valid", "invalid"].map((g) => ({ ratio: r.is.ours[g] / r.is[o][g], spread: r.isSpread?.[o]?.[g] })));
+      const worst = tally(`\`is\` ≥ 1× the fastest other, valid and invalid: ${title.split(",")[0]}`, r.id, cellsOf, 1);
       md.push(`| ${r.id} | ${ops(r.is.ours.valid)} | ${cells("valid").join(" | ")} | ${ops(r.is.ours.invalid)} | ${cells("invalid").join(" | ")} | ${worst >= 1 ? "✓" : "✗"} |`);
     }
   }
@@ -181,16 +188,32 @@ function hotPathTables(own, together) {
     const target = r.name === "GetTaskResult" ? 3 : 1;
     const first = (v) => v["ours first error"].invalid / v.ajv.invalid;
     const every = (v) => v.ours.invalid / v["ajv allErrors"].invalid;
-    const worstFirst = Math.min(first(r.validate), first(t.validate));
-    tally("`validate`, first error, on invalid inputs ≥ 1× ajv default (3× for GetTaskResult), both orders", r.id, worstFirst, target);
-    tally("`validate`, every error, on invalid inputs ≥ 1× ajv allErrors, both orders", r.id, Math.min(every(r.validate), every(t.validate)), 1);
+    const worstFirst = tally(
+      "`validate`, first error, on invalid inputs ≥ 1× ajv default (3× for GetTaskResult), both orders",
+      r.id,
+      [r, t].map((x) => ({ ratio: first(x.validate), spread: x.validateSpread?.first })),
+      target,
+    );
+    tally(
+      "`validate`, every error, on invalid inputs ≥ 1× ajv allErrors, both orders",
+      r.id,
+      [r, t].map((x) => ({ ratio: every(x.validate), spread: x.validateSpread?.every })),
+      1,
+    );
     md.push(
       `| ${r.id} | ${ops(r.validate["ours first error"].invalid)} | ${times(first(r.validate))} | ${times(first(t.validate))} | ${ops(r.validate.ours.invalid)} | ${times(every(r.validate))} | ${times(every(t.validate))} | ${worstFirst >= target ? "✓" : "✗"} |`,
     );
   }
   if (values["per-input"]) perInputTable(own);
-  md.push("", "#### Speed goals in this run", "", "| Goal | Definitions meeting it | Furthest from it |", "| --- | ---: | --- |");
-  for (const [goal, g] of goals) md.push(`| ${goal} | ${g.met} of ${g.rows} | ${g.worst ? `${g.worst.id} ${times(g.worst.ratio)}${g.worst.target === 1 ? "" : ` (goal ${g.worst.target}×)`}` : "—"} |`);
+  md.push("", "#### Speed goals in this run", "");
+  md.push(
+    "A definition meets a goal when its median ratio does. Each ratio is also taken round by round (both contenders timed in the same round); a definition that misses the goal while the upper quartile of its rounds' ratios reaches it is counted in the third column: it missed by less than this run's rounds varied by.",
+    "",
+  );
+  md.push("| Goal | Definitions meeting it | Missing it within the rounds' spread | Furthest from it |", "| --- | ---: | ---: | --- |");
+  for (const [goal, g] of goals) {
+    md.push(`| ${goal} | ${g.met} of ${g.rows} | ${g.withinSpread} | ${g.worst ? `${g.worst.id} ${times(g.worst.ratio)}${g.worst.target === 1 ? "" : ` (goal ${g.worst.target}×)`}` : "—"} |`);
+  }
 }
 
 /** `--per-input`: `validate` on each invalid input alone (own process), in ns per call. */

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ajvForSet, oursForSet, otherContenders } from "./contenders.mjs";
 import { buildInputs } from "./hot-path-inputs.mjs";
-import { measure, measureInterleaved } from "./measure.mjs";
+import { measure, measureInterleaved, ratioSpread } from "./measure.mjs";
 
 const job = JSON.parse(process.argv[2]);
 // Short runs still warm each table long enough for V8 to optimize every contender (a tenth of 0.2 s is not).
@@ -93,6 +93,27 @@ function ajvErrorsOf(validate, label) {
   return ownCall(`ajv errors: ${label}`, "(validate(value) ? null : validate.errors)", validate, undefined);
 }
 
+/**
+ * Round-by-round spread of ours ÷ each other contender (`ratioSpread`), per input group, from each contender's
+ * per-round ops/s by group.
+ */
+function isSpreads(samples) {
+  const spreads = {};
+  for (const [name, groups] of Object.entries(samples)) {
+    if (name === "ours") continue;
+    spreads[name] = Object.fromEntries(Object.keys(groups).map((g) => [g, ratioSpread(samples.ours[g], groups[g])]));
+  }
+  return spreads;
+}
+
+/** The same for `validate` on invalid inputs: ours first error ÷ ajv default, ours every error ÷ ajv allErrors. */
+function validateSpreads(samples) {
+  return {
+    first: ratioSpread(samples["ours first error"].invalid, samples.ajv.invalid),
+    every: ratioSpread(samples.ours.invalid, samples["ajv allErrors"].invalid),
+  };
+}
+
 let sink = 0;
 if (job.together) measureTogether();
 for (const p of job.together ? [] : prepared) {
@@ -105,11 +126,13 @@ for (const p of job.together ? [] : prepared) {
     { seconds: job.seconds, minRounds: 9, batchMs: 1, warmSeconds: WARM_SECONDS },
   );
   p.entry.is = Object.fromEntries(isRun.results.map((r) => [r.name, r.opsPerSec]));
+  p.entry.isSpread = isSpreads(Object.fromEntries(isRun.results.map((r) => [r.name, r.samples])));
   p.entry.isRounds = isRun.rounds;
   sink += isRun.sink;
   if (p.validate.length) {
     const validateRun = measure(p.validate, { invalid: groups.invalid }, { seconds: job.seconds, minRounds: 9, batchMs: 1, warmSeconds: WARM_SECONDS });
     p.entry.validate = Object.fromEntries(validateRun.results.map((r) => [r.name, r.opsPerSec]));
+    p.entry.validateSpread = validateSpreads(Object.fromEntries(validateRun.results.map((r) => [r.name, r.samples])));
     p.entry.validateRounds = validateRun.rounds;
     sink += validateRun.sink;
     if (job.perInput) {
@@ -137,10 +160,16 @@ function measureTogether() {
   }
   const defs = prepared.filter((p) => p.is?.length).length;
   const run = measureInterleaved(tasks, { seconds: job.seconds * defs, warmSeconds: Math.max(1, (job.seconds * defs) / 8) });
+  const samples = new Map(prepared.map((p) => [p, { is: {}, validate: {} }]));
   tasks.forEach((t, i) => {
     const table = (t.p.entry[t.table] ??= {});
     (table[t.contender] ??= {})[t.group] = run.opsPerSec[i];
+    (samples.get(t.p)[t.table][t.contender] ??= {})[t.group] = run.samples[i];
   });
+  for (const [p, s] of samples) {
+    if (p.entry.is) p.entry.isSpread = isSpreads(s.is);
+    if (p.entry.validate) p.entry.validateSpread = validateSpreads(s.validate);
+  }
   for (const p of prepared) p.entry.rounds = run.rounds;
   sink += run.sink;
 }

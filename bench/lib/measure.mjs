@@ -17,19 +17,35 @@ export function makeLoop(name, call) {
   return (score, inputs, times) => loop(call, score, inputs, times);
 }
 
-const median = (xs) => {
+const median = (xs) => quantile(xs, 0.5);
+
+/** The `q` quantile of `xs` (linear between the two nearest ranks; 0.5 is the median). */
+export function quantile(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+  if (s.length === 0) return NaN;
+  const at = (s.length - 1) * q;
+  const low = Math.floor(at);
+  return s[low] + (s[Math.min(low + 1, s.length - 1)] - s[low]) * (at - low);
+}
+
+/**
+ * How one contender's speed compares with another's, round by round: `a[i] / b[i]` for each round `i`
+ * (both timed in the same round, so they shared its noise), as the quartiles of those ratios. A goal a
+ * median ratio misses while `high` reaches it is within what the rounds of this run varied by.
+ */
+export function ratioSpread(a, b) {
+  if (a.length !== b.length || a.length === 0) throw new Error(`ratioSpread: ${a.length} rounds against ${b.length}`);
+  const ratios = a.map((x, i) => x / b[i]);
+  return { low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) };
+}
 
 /**
  * Measures every contender on every input group. A contender is `{ name, call, score }` (`score`
  * turns a result into a number for the sink). In each round every contender runs one batch per
  * group, in an order rotated from round to round, so all of them share the machine's noise; the
  * rounds continue until `seconds` have passed (after a warm-up of `warmSeconds`, by default a tenth of that) and at least
- * `minRounds` were run. Returns per contender and group the median ops/s across rounds, and the
- * sink.
+ * `minRounds` were run. Returns per contender and group the median ops/s across rounds and each
+ * round's ops/s (`samples`, for `ratioSpread`), and the sink.
  */
 export function measure(contenders, groups, { seconds, minRounds = 15, batchMs = 4, warmSeconds = seconds / 10 }) {
   const loops = contenders.map((c) => makeLoop(c.name, c.call));
@@ -74,6 +90,7 @@ export function measure(contenders, groups, { seconds, minRounds = 15, batchMs =
   const results = contenders.map((c, ci) => ({
     name: c.name,
     opsPerSec: Object.fromEntries(groupNames.map((g) => [g, median(samples[ci][g])])),
+    samples: samples[ci],
   }));
   return { results, rounds, sink, times };
 }
@@ -83,7 +100,8 @@ export function measure(contenders, groups, { seconds, minRounds = 15, batchMs =
  * runs one batch of every task in the order given (starting one task further each round), so every task is
  * timed amid all the others — the call sites they share see every shape in every round. After a warm-up of
  * `warmSeconds` (which also sets each task's repeat count so one batch takes about `batchMs`), rounds continue
- * until `seconds` have passed and at least `minRounds` were run. Returns per task the median ops/s, and the sink.
+ * until `seconds` have passed and at least `minRounds` were run. Returns per task the median ops/s and each round's
+ * (`samples`), and the sink.
  */
 export function measureInterleaved(tasks, { seconds, minRounds = 9, batchMs = 1, warmSeconds = seconds / 10 }) {
   const loops = tasks.map((t) => makeLoop(t.name, t.call));
@@ -114,5 +132,5 @@ export function measureInterleaved(tasks, { seconds, minRounds = 9, batchMs = 1,
     }
     rounds++;
   }
-  return { opsPerSec: samples.map(median), rounds, sink };
+  return { opsPerSec: samples.map(median), samples, rounds, sink };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ajvForSet } from "../../bench/lib/contenders.mjs";
 import { allHotPathDefinitions, hotPathDefinitions, type SchemaDocument, type SetConfig } from "../../bench/lib/hot-path.mjs";
 import { buildInputs } from "../../bench/lib/hot-path-inputs.mjs";
+import { quantile, ratioSpread } from "../../bench/lib/measure.mjs";
 import { compileTypeBox, TypeBoxRefusal } from "../../bench/lib/typebox-schema.mjs";
 import { tagsFor, typiaSources } from "../../bench/lib/typia-types.mjs";
 import { projectRoot } from "../support/paths.js";
@@ -191,5 +192,34 @@ describe("typia's tagged types", () => {
       () => undefined,
     );
     expect(mixed.refused.get("GetTaskRequest")).toMatch(/closed and open objects/);
+  });
+});
+
+describe("the spread of a ratio across rounds", () => {
+  it("quantiles interpolate between ranks and the median of an even count is the mean of the middle two", () => {
+    expect(quantile([3, 1, 2], 0.5)).toBe(2);
+    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2.5);
+    expect(quantile([1, 2, 3, 4, 5], 0.25)).toBe(2);
+    expect(quantile([1, 2, 3, 4, 5], 0.75)).toBe(4);
+    expect(quantile([10, 20], 0.75)).toBe(17.5);
+    expect(quantile([], 0.5)).toBeNaN();
+  });
+
+  it("pairs the rounds: two contenders slowed alike by a noisy round keep their ratio", () => {
+    // Ours is 0.9× the other in every round, while the machine's speed varies 3× between rounds.
+    const other = [100, 300, 150, 250, 120];
+    const ours = other.map((x) => x * 0.9);
+    const spread = ratioSpread(ours, other);
+    expect(spread.low).toBeCloseTo(0.9, 12);
+    expect(spread.high).toBeCloseTo(0.9, 12);
+    // Paired with other rounds than their own, the same samples spread from 0.75× to 1.08×.
+    const unpaired = ratioSpread(ours, [...other].reverse());
+    expect(unpaired.low).toBeCloseTo(0.75, 12);
+    expect(unpaired.high).toBeCloseTo(1.08, 12);
+  });
+
+  it("refuses rounds that do not pair up", () => {
+    expect(() => ratioSpread([1, 2], [1])).toThrow(/2 rounds against 1/);
+    expect(() => ratioSpread([], [])).toThrow();
   });
 });
