@@ -351,7 +351,10 @@ export function isObject(value: unknown): value is JsonObject {
  * from a shared cache, 10% slower per invalid value (`npm run bench`, all definitions in one process);
  * read at each place, it is that place's own. `value?.constructor` of a primitive is its wrapper's.
  */
-export function isJsonObject(value: unknown, constructor: unknown = (value as object | null)?.constructor): value is JsonObject {
+export function isJsonObject(
+  value: unknown,
+  constructor: unknown = (value as object | null)?.constructor,
+): value is JsonObject {
   return typeof value === "object" && value !== null && (constructor === Object || hasJsonPrototype(value));
 }
 

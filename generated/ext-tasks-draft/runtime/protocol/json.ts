@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: b9c4d7bbcaa35a4760fd9f814d6a1b1feef4e7da57638bba23109f8d96c55aef 43fcf0a7c92ef8953f5c4208693e88769a823f50a0ec44ff7208c0d5036bd6a8
+// Fingerprint: 854f03b7e9fa30a0e38f06981affc449b4deb2ae8da20af2ebbaf7aa7ba609e7 1066bfb4db6cecdc0d3a6d0c20871e30ce7f40efdf73477e72e7b36912b1f248
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -358,7 +358,10 @@ export function isObject(value: unknown): value is JsonObject {
  * from a shared cache, 10% slower per invalid value (`npm run bench`, all definitions in one process);
  * read at each place, it is that place's own. `value?.constructor` of a primitive is its wrapper's.
  */
-export function isJsonObject(value: unknown, constructor: unknown = (value as object | null)?.constructor): value is JsonObject {
+export function isJsonObject(
+  value: unknown,
+  constructor: unknown = (value as object | null)?.constructor,
+): value is JsonObject {
   return typeof value === "object" && value !== null && (constructor === Object || hasJsonPrototype(value));
 }
 

@@ -166,8 +166,8 @@ class Printer {
       }
       case "member": {
         const object = this.expression(e.object, PRIMARY);
-        const dot = e.optional ? "?." : ".";
-        return [IDENTIFIER.test(e.property) ? `${object}${dot}${e.property}` : `${object}${e.optional ? "?." : ""}[${JSON.stringify(e.property)}]`, PRIMARY];
+        const optional = e.optional ? "?." : "";
+        return [IDENTIFIER.test(e.property) ? `${object}${optional || "."}${e.property}` : `${object}${optional}[${JSON.stringify(e.property)}]`, PRIMARY];
       }
       case "as":
         return [`${this.expression(e.operand, RELATIONAL)} as ${e.type}`, RELATIONAL];
