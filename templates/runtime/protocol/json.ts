@@ -589,8 +589,8 @@ export function missing(errors: ErrorSink, path: string, words: MissingWords, sc
 /** A generated `$checkX`: reports what is wrong with `value` (found at `path`) into `errors`. */
 type Check = (value: unknown, path: string, errors: ErrorSink) => void;
 
-/** What `validateX` answers for a value its test refused. */
-type Invalid = { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number };
+/** What `validateX` answers for a value its test refused: a failed `ValidationResult`, its `errorCount` always said. */
+type Invalid = Extract<ValidationResult<never>, { readonly ok: false }> & { readonly errorCount: number };
 
 /**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 854f03b7e9fa30a0e38f06981affc449b4deb2ae8da20af2ebbaf7aa7ba609e7 1066bfb4db6cecdc0d3a6d0c20871e30ce7f40efdf73477e72e7b36912b1f248
+// Fingerprint: 16cc88def8944fd51fa6db81973847af3a3009a9a84bf291d03ee238f4bb8456 03cf785b60eefa9389ac9b894768f3f56ef82c7beccab7997eece76a6b667899
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -597,8 +597,8 @@ export function missing(errors: ErrorSink, path: string, words: MissingWords, sc
 /** A generated `$checkX`: reports what is wrong with `value` (found at `path`) into `errors`. */
 type Check = (value: unknown, path: string, errors: ErrorSink) => void;
 
-/** What `validateX` answers for a value its test refused. */
-type Invalid = { readonly ok: false; readonly errors: readonly ValidationError[]; readonly errorCount: number };
+/** What `validateX` answers for a value its test refused: a failed `ValidationResult`, its `errorCount` always said. */
+type Invalid = Extract<ValidationResult<never>, { readonly ok: false }> & { readonly errorCount: number };
 
 /**
  * The failure of `validateX` once its test said no (the generated `validateX` runs its test itself,
