@@ -51,12 +51,13 @@ describe("validateX results: the first 50 errors and the count of all", () => {
   });
 
   it("collecting is linear: 16 times the invalid keys cost what a linear collector's 16 times do, not 256 times", () => {
-    // Raw times do not grow by exactly 16: a large object and its errors bring garbage collection and
-    // table growth with them, worse on a loaded machine (CI once saw 35 where 8 keys more should give
-    // 8). So each size is timed against a reference doing a linear collector's work on the same object
-    // (a message, a key and a set lookup per key, the first 50 kept), interleaved round by round,
-    // fastest of five. The quotient of the two sizes' ratios measured 0.76 to 1.45 (quiet, and with
-    // three busy cores on two); a collector that compares each error with every earlier one gave 8.
+    // Raw times do not grow by exactly 16: a large object and its errors bring garbage collection
+    // and table growth with them, worse on a loaded machine (CI once saw 35 for 8 times the keys,
+    // against a bound of 32). So each size is timed against a reference doing a linear collector's
+    // work on the same object (a message, a key and a set lookup per key, the first 50 kept),
+    // interleaved round by round, fastest of five. The quotient of the two sizes' ratios measured
+    // 0.76 to 1.45 (quiet, and with three busy loops on two cores); a collector that compares each
+    // error with every earlier one gave 8.
     const reference = (value: Record<string, unknown>) => {
       const seen = new Set<string>();
       const kept: ValidationError[] = [];
