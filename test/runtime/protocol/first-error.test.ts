@@ -58,6 +58,9 @@ describe("validateX with abortEarly: the first error the full search lists, and 
           expect(first.ok).toBe(every.ok);
           if (every.ok || first.ok) return;
           expect(first.errors).toEqual([every.errors[0]]);
+          // The error is the sink that found it (one object): as data it is a plain error, nothing more.
+          expect(JSON.stringify(first.errors)).toBe(JSON.stringify([every.errors[0]]));
+          expect(Object.keys(first.errors[0]!)).toEqual(Object.keys(every.errors[0]!));
           expect(first.errorCount).toBe(1);
         }),
         { numRuns: 300, seed: 2026_12_02 },
@@ -264,8 +267,25 @@ describe("FirstError: the first error only", () => {
     const first = new FirstError();
     expect(first.full).toBe(false);
     first.addMissing("/p", missingWordsFor("a"), "#/x");
+    expect(first.full).toBe(true);
     first.addUnexpected("/b", "type", wordsFor("a string"), 1, "#/y");
     first.add("/c", "minimum", "too small", "#/z");
-    expect([first.full, first.error]).toEqual([true, { path: "/p/a", keyword: "required", message: 'missing required property "a"', schemaPath: "#/x" }]);
+    expect({ ...first }).toEqual({ path: "/p/a", keyword: "required", message: 'missing required property "a"', schemaPath: "#/x" });
+  });
+
+  it("is the error it keeps: its own properties are a ValidationError's four, whichever report came first", () => {
+    const keys = ["path", "keyword", "message", "schemaPath"];
+    const reports: ((sink: FirstError) => void)[] = [
+      (sink) => sink.add("/c", "minimum", "too small", "#/z"),
+      (sink) => sink.addUnexpected("/b", "type", wordsFor("a string"), 1, "#/y"),
+      (sink) => sink.addMissing("", missingWordsFor("a"), "#/x"),
+    ];
+    for (const report of reports) {
+      const first = new FirstError();
+      report(first);
+      expect(Object.keys(first)).toEqual(keys);
+      expect(Object.keys(JSON.parse(JSON.stringify(first)))).toEqual(keys);
+      expect([first.full, first.keyword === ""]).toEqual([true, false]);
+    }
   });
 });
