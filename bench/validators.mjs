@@ -12,8 +12,9 @@
 // Then `unevaluatedProperties` (bench/lib/unevaluated.mjs) and the size of the generated validators beside ajv's
 // standalone code for the same schemas.
 //
-// Usage: node bench/validators.mjs [--seconds S] [--only set/Definition[,…]] [--seed N] [--per-input] [--write]
+// Usage: node bench/validators.mjs [--seconds S] [--processes N] [--only set/Definition[,…]] [--seed N] [--per-input] [--write]
 //   --seconds: measured seconds per definition for `is` and again for `validate`, default 0.4
+//   --processes: fresh processes per definition for the own-process tables, default 3 (each number their median)
 //   --only: the definitions to measure (a set name alone: all of its definitions)
 //   --seed: the shuffled order of the one-process run (printed; default from the clock)
 //   --per-input: also `validate` on each invalid input alone, in ns per call (own processes)
@@ -29,14 +30,16 @@ import { ajvStandalone } from "./lib/ajv-standalone.mjs";
 import { prepareContenders } from "./lib/contenders.mjs";
 import { transpileSet } from "./lib/generated.mjs";
 import { allHotPathDefinitions } from "./lib/hot-path.mjs";
-import { measure } from "./lib/measure.mjs";
+import { measure, medianOfRuns } from "./lib/measure.mjs";
 import { benchArgs, publishSection } from "./lib/results.mjs";
 import { unevaluatedContenders, unevaluatedInputs } from "./lib/unevaluated.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ args: benchArgs(), options: { seconds: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } } });
+const { values } = parseArgs({ args: benchArgs(), options: { seconds: { type: "string" }, processes: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } } });
 const seconds = Number(values.seconds ?? process.env.BENCH_SECONDS ?? 0.4);
 if (!(seconds > 0)) throw new Error(`--seconds expects a positive number, got ${values.seconds ?? process.env.BENCH_SECONDS}`);
+const processes = Number(values.processes ?? 3);
+if (!(Number.isInteger(processes) && processes >= 1)) throw new Error(`--processes expects a whole number of at least 1, got ${values.processes}`);
 const seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.seed);
 if (!Number.isInteger(seed)) throw new Error(`--seed expects an integer, got ${values.seed}`);
 
@@ -58,11 +61,16 @@ try {
 
   const kinds = Object.fromEntries(hotPath.map((d) => [`${d.set}/${d.name}`, d.kind]));
   const job = (definitions, together) => JSON.stringify({ root, work, definitions, kinds, seconds, together, perInput: !together && values["per-input"] === true });
-  const own = [];
-  for (const d of hotPath) {
-    own.push(...runChild(job([`${d.set}/${d.name}`], false), [`${d.set}/${d.name}`]));
-    process.stderr.write(`own process: ${own.length}/${hotPath.length}\r`);
+  // Each definition in `processes` fresh processes, one pass over all definitions after another (so one
+  // definition's runs do not share a moment of load), merged by medians (`medianOfRuns`).
+  const runs = hotPath.map(() => []);
+  for (let pass = 0; pass < processes; pass++) {
+    hotPath.forEach((d, i) => {
+      runs[i].push(...runChild(job([`${d.set}/${d.name}`], false), [`${d.set}/${d.name}`]));
+      process.stderr.write(`own processes: ${pass * hotPath.length + i + 1}/${processes * hotPath.length}\r`);
+    });
   }
+  const own = runs.map(mergeRuns);
   const order = shuffled(hotPath.map((d) => `${d.set}/${d.name}`), seed);
   const together = runChild(job(order, true), order);
   process.stderr.write("\n");
@@ -89,6 +97,22 @@ function selectDefinitions(all, only) {
 function generatedState() {
   const check = spawnSync(process.execPath, [join(root, "dist/generator/cli/main.js"), "--check"], { cwd: root, encoding: "utf8" });
   return check.status === 0 ? "`mcp-tasks-gen --check`: up to date" : check.status === 1 ? "STALE: run `npm run generate`" : `not checked: exit ${check.status}`;
+}
+
+/**
+ * One definition's own-process results from several processes: its inputs and contenders as the first reports
+ * them, every problem any reports, and each measured number (ops/s, round-by-round quartiles of ratios) the
+ * median over the processes (ratios in the tables are then of those medians).
+ */
+function mergeRuns(results) {
+  const [first] = results;
+  const merged = { ...first, problems: [...new Set(results.flatMap((r) => r.problems))], processes: results.length };
+  for (const key of ["is", "isSpread", "validate", "validateSpread", "perInput"]) {
+    const value = medianOfRuns(results.map((r) => r[key]));
+    if (value === undefined) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
 }
 
 /** The results of one measuring process; one that fails leaves its definitions unmeasured, with its error. */
@@ -157,7 +181,8 @@ function hotPathTables(own, together) {
     ],
   ]) {
     md.push("", `#### \`is\`: ${title}`, "");
-    md.push("Ours in ops/s (median over interleaved rounds), then ours ÷ each contender; ✓ when ours ≥ 1× the fastest other on both valid and invalid inputs.", "");
+    const over = rows === own ? `, and the median of that over ${processes} fresh process${processes === 1 ? "" : "es"}` : "";
+    md.push(`Ours in ops/s (median over interleaved rounds${over}), then ours ÷ each contender; ✓ when ours ≥ 1× the fastest other on both valid and invalid inputs.`, "");
     md.push(`| Definition | ours valid | ${OTHERS.map((o) => `÷ ${o}`).join(" | ")} | ours invalid | ${OTHERS.map((o) => `÷ ${o}`).join(" | ")} | goal |`);
     md.push(`| --- |${" ---: |".repeat(2 + 2 * OTHERS.length)} :---: |`);
     for (const r of rows) {
@@ -174,7 +199,7 @@ function hotPathTables(own, together) {
 
   md.push("", "#### `validate` on invalid inputs (verdict with errors)", "");
   md.push(
-    "Like for like: ours asked for the first error (`validateX(value, { abortEarly: true })`) against ajv's default (first error), and ours by default (every error: the first 50 and their count) against ajv `allErrors`; ajv's time includes reading `.errors`. Ours in ops/s (own process), then ours ÷ ajv in its own process and in the shuffled one-process run. ✓ when the first-error ratio is ≥ 1× in both orders (≥ 3× for GetTaskResult).",
+    `Like for like: ours asked for the first error (\`validateX(value, { abortEarly: true })\`) against ajv's default (first error), and ours by default (every error: the first 50 and their count) against ajv \`allErrors\`; ajv's time includes reading \`.errors\`. Ours in ops/s (own process: the median over ${processes} fresh process${processes === 1 ? "" : "es"}), then ours ÷ ajv in its own process and in the shuffled one-process run. ✓ when the first-error ratio is ≥ 1× in both orders (≥ 3× for GetTaskResult).`,
     "",
   );
   md.push("| Definition | first error: ours | ÷ ajv, own process | ÷ ajv, one process | every error: ours | ÷ ajv allErrors, own process | ÷ ajv allErrors, one process | goal |");
@@ -207,7 +232,7 @@ function hotPathTables(own, together) {
   if (values["per-input"]) perInputTable(own);
   md.push("", "#### Speed goals in this run", "");
   md.push(
-    "A definition meets a goal when its median ratio does. Each ratio is also taken round by round (both contenders timed in the same round); a definition that misses the goal while the upper quartile of its rounds' ratios reaches it is counted in the third column: it missed by less than this run's rounds varied by.",
+    "A definition meets a goal when its median ratio does. Each ratio is also taken round by round (both contenders timed in the same round; in the own-process tables, the quartiles are the median over the processes of each process's); a definition that misses the goal while the upper quartile of its rounds' ratios reaches it is counted in the third column: it missed by less than this run's rounds varied by.",
     "",
   );
   md.push("| Goal | Definitions meeting it | Missing it within the rounds' spread | Furthest from it |", "| --- | ---: | ---: | --- |");

@@ -21,3 +21,5 @@ export function measureInterleaved(
   tasks: readonly (Contender & { inputs: readonly unknown[] })[],
   options: { seconds: number; minRounds?: number; batchMs?: number; warmSeconds?: number },
 ): { opsPerSec: number[]; samples: number[][]; rounds: number; sink: number };
+/** Nested objects of numbers merged key by key, each number the median over the trees that have it. */
+export function medianOfRuns<T>(trees: readonly (T | undefined)[]): T | undefined;

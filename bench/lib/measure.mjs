@@ -134,3 +134,19 @@ export function measureInterleaved(tasks, { seconds, minRounds = 9, batchMs = 1,
   }
   return { opsPerSec: samples.map(median), samples, rounds, sink };
 }
+
+/**
+ * Several measurements of the same thing (`trees`: each a nested object of numbers, as one measuring process
+ * reports them) as one: each number the median of that number over the trees that have it. A fresh process
+ * can settle on different optimized code for one contender (a call inlined or not), which moves that
+ * contender's speed by a fifth or more in that process alone; the median of three processes leaves such an
+ * outlier out, where a single process reports it. A key missing from every tree is left out.
+ */
+export function medianOfRuns(trees) {
+  const present = trees.filter((t) => t !== undefined && t !== null);
+  if (present.length === 0) return undefined;
+  if (present.every((t) => typeof t === "number")) return median(present);
+  if (present.some((t) => typeof t !== "object")) throw new Error(`medianOfRuns: mixed ${[...new Set(present.map((t) => typeof t))].join(" and ")}`);
+  const keys = [...new Set(present.flatMap((t) => Object.keys(t)))];
+  return Object.fromEntries(keys.map((k) => [k, medianOfRuns(present.map((t) => t[k]))]).filter(([, v]) => v !== undefined));
+}

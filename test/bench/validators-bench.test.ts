@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ajvForSet } from "../../bench/lib/contenders.mjs";
 import { allHotPathDefinitions, hotPathDefinitions, type SchemaDocument, type SetConfig } from "../../bench/lib/hot-path.mjs";
 import { buildInputs } from "../../bench/lib/hot-path-inputs.mjs";
-import { quantile, ratioSpread } from "../../bench/lib/measure.mjs";
+import { medianOfRuns, quantile, ratioSpread } from "../../bench/lib/measure.mjs";
 import { compileTypeBox, TypeBoxRefusal } from "../../bench/lib/typebox-schema.mjs";
 import { tagsFor, typiaSources } from "../../bench/lib/typia-types.mjs";
 import { projectRoot } from "../support/paths.js";
@@ -221,5 +221,25 @@ describe("the spread of a ratio across rounds", () => {
   it("refuses rounds that do not pair up", () => {
     expect(() => ratioSpread([1, 2], [1])).toThrow(/2 rounds against 1/);
     expect(() => ratioSpread([], [])).toThrow();
+  });
+});
+
+describe("several measuring processes as one", () => {
+  it("takes each number's median, so one process's outlier for one contender is left out", () => {
+    // Three processes; in the second, ours settled on slower code (0.5 of its speed there), and in the third ajv did.
+    const runs = [
+      { is: { ours: { valid: 100, invalid: 200 }, ajv: { valid: 50, invalid: 40 } }, isSpread: { ajv: { valid: { low: 1.9, high: 2.1 } } } },
+      { is: { ours: { valid: 50, invalid: 210 }, ajv: { valid: 52, invalid: 41 } }, isSpread: { ajv: { valid: { low: 0.9, high: 1.1 } } } },
+      { is: { ours: { valid: 104, invalid: 190 }, ajv: { valid: 20, invalid: 39 } }, isSpread: { ajv: { valid: { low: 4.9, high: 5.3 } } } },
+    ];
+    expect(medianOfRuns(runs.map((r) => r.is))).toEqual({ ours: { valid: 100, invalid: 200 }, ajv: { valid: 50, invalid: 40 } });
+    expect(medianOfRuns(runs.map((r) => r.isSpread))).toEqual({ ajv: { valid: { low: 1.9, high: 2.1 } } });
+  });
+
+  it("uses what the processes that measured a number have, and leaves out what none has", () => {
+    // A process that failed reports no numbers: the others decide (the median of two is their mean).
+    expect(medianOfRuns([{ ours: 10, typia: 4 }, undefined, { ours: 14 }])).toEqual({ ours: 12, typia: 4 });
+    expect(medianOfRuns([undefined, undefined])).toBeUndefined();
+    expect(() => medianOfRuns([{ a: 1 }, 2])).toThrow(/mixed/);
   });
 });
