@@ -106,7 +106,7 @@ function generatedState() {
  */
 function mergeRuns(results) {
   const [first] = results;
-  const merged = { ...first, problems: [...new Set(results.flatMap((r) => r.problems))], processes: results.length };
+  const merged = { ...first, problems: [...new Set(results.flatMap((r) => r.problems))] };
   for (const key of ["is", "isSpread", "validate", "validateSpread", "perInput"]) {
     const value = medianOfRuns(results.map((r) => r[key]));
     if (value === undefined) delete merged[key];

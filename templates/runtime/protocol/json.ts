@@ -208,15 +208,15 @@ export class FirstError implements ErrorSink, ValidationError {
   }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (this.keyword === "") this.found(path, keyword, message, schemaPath);
+    if (!this.full) this.found(path, keyword, message, schemaPath);
   }
 
   addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void {
-    if (this.keyword === "") this.found(path, keyword, unexpectedMessage(expected, value), schemaPath);
+    if (!this.full) this.found(path, keyword, unexpectedMessage(expected, value), schemaPath);
   }
 
   addMissing(path: string, words: MissingWords, schemaPath: string): void {
-    if (this.keyword === "") this.found(path + words.token, "required", words.message, schemaPath);
+    if (!this.full) this.found(path + words.token, "required", words.message, schemaPath);
   }
 
   private found(path: string, keyword: string, message: string, schemaPath: string): void {

@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: fa7761ba71d734549df9624e7056de58698075ae01ac270636174d0b2fe2c5b9 77d90db65474bf754c5b270314401cd5a79fba7c1d22d93fc4ef26aa054871e0
+// Fingerprint: 7883a13bff6ade979e372245293474fd0cabcac3711861ca4efecb580d96244f 29102f82a34ed8103e7f1d78c35cfd778d7f20c2a8e3ef70383197510ba8ee9e
 
 /** One reason a value was rejected. */
 export interface ValidationError {
@@ -215,15 +215,15 @@ export class FirstError implements ErrorSink, ValidationError {
   }
 
   add(path: string, keyword: string, message: string, schemaPath: string): void {
-    if (this.keyword === "") this.found(path, keyword, message, schemaPath);
+    if (!this.full) this.found(path, keyword, message, schemaPath);
   }
 
   addUnexpected(path: string, keyword: string, expected: ExpectedWords, value: unknown, schemaPath: string): void {
-    if (this.keyword === "") this.found(path, keyword, unexpectedMessage(expected, value), schemaPath);
+    if (!this.full) this.found(path, keyword, unexpectedMessage(expected, value), schemaPath);
   }
 
   addMissing(path: string, words: MissingWords, schemaPath: string): void {
-    if (this.keyword === "") this.found(path + words.token, "required", words.message, schemaPath);
+    if (!this.full) this.found(path + words.token, "required", words.message, schemaPath);
   }
 
   private found(path: string, keyword: string, message: string, schemaPath: string): void {
