@@ -2,7 +2,7 @@
 // Sources:
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 2705c62652655df0674be4cb76fa33801df2e095019363441fb4d99c6fa945e8 2d8e14e5133e3d57600a8ea84e46c52a42e481e5e2543f2b8203a4ad55c598fd
+// Fingerprint: f034322bff01a70c3c4e11ea8eeea95656377a56311d9f743ce0afa122507383 65bc94dfa4fa7b02e291a4373a7d6299c70f2832ef56b9741809a8904dc4b70d
 
 import type {
   McpElicitationArrayType,
@@ -1601,7 +1601,7 @@ function $testMcpServerElicitationRequestParams(input: unknown): input is McpSer
   if (typeof value2 !== "string") return false;
   const value3 = value.turnId;
   if (value3 !== undefined && !(typeof value3 === "string" || value3 === null)) return false;
-  return $isModeTaggedUnion(value);
+  return $isModeTaggedUnion(value, true);
 }
 function $checkMcpServerElicitationRequestParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/codex-mcp-elicitation-request-params.schema.json#";
@@ -1663,9 +1663,15 @@ export function isMcpServerElicitationRequestParamsForm(
     return false;
   }
 }
-function $testMcpServerElicitationRequestParamsForm(input: unknown): input is McpServerElicitationRequestParamsForm {
+function $testMcpServerElicitationRequestParamsForm(
+  input: unknown,
+  known?: boolean,
+): input is McpServerElicitationRequestParamsForm {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
@@ -1714,9 +1720,13 @@ export function isMcpServerElicitationRequestParamsOpenaiSlashForm(
 }
 function $testMcpServerElicitationRequestParamsOpenaiSlashForm(
   input: unknown,
+  known?: boolean,
 ): input is McpServerElicitationRequestParamsOpenaiSlashForm {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
@@ -1773,9 +1783,13 @@ export function isMcpServerElicitationRequestParamsOpenaiForm(
 }
 function $testMcpServerElicitationRequestParamsOpenaiForm(
   input: unknown,
+  known?: boolean,
 ): input is McpServerElicitationRequestParamsOpenaiForm {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.message;
   if (typeof value1 !== "string") return false;
@@ -1824,9 +1838,15 @@ export function isMcpServerElicitationRequestParamsUrl(value: unknown): value is
     return false;
   }
 }
-function $testMcpServerElicitationRequestParamsUrl(input: unknown): input is McpServerElicitationRequestParamsUrl {
+function $testMcpServerElicitationRequestParamsUrl(
+  input: unknown,
+  known?: boolean,
+): input is McpServerElicitationRequestParamsUrl {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.elicitationId;
   if (typeof value1 !== "string") return false;
@@ -1915,23 +1935,26 @@ function $isMcpElicitationConstOptionArray(value: unknown): boolean {
   }
   return true;
 }
-function $isModeTaggedUnion(input: unknown): boolean {
+function $isModeTaggedUnion(input: unknown, known?: boolean): boolean {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const tag1 = value.mode;
   switch (tag1) {
     case "form":
-      if (!$testMcpServerElicitationRequestParamsForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsForm(value, true)) return false;
       break;
     case "openai/form":
-      if (!$testMcpServerElicitationRequestParamsOpenaiSlashForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsOpenaiSlashForm(value, true)) return false;
       break;
     case "openaiForm":
-      if (!$testMcpServerElicitationRequestParamsOpenaiForm(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsOpenaiForm(value, true)) return false;
       break;
     case "url":
-      if (!$testMcpServerElicitationRequestParamsUrl(value)) return false;
+      if (!$testMcpServerElicitationRequestParamsUrl(value, true)) return false;
       break;
     default:
       return false;

@@ -4,7 +4,7 @@
 //   schemas/mcp-input-requests-2025-11-25.schema.json sha256:cf7609c9532200496cc275e2c5bf08793e093321de1b616cb42073cb67f53e87
 //   schemas/codex-mcp-elicitation-request-params.schema.json sha256:7de0afbcacd209d594e79d36e2ce9966228238152ae195ae94c4a1daf754bfe4
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 483ea70ee3ba17bddd4ed92e37d94c9fff67253f803a49d54343ce8db7b6e2ee 909bada4a1fa299d441b9946f9f68eccd5c3863cbef3c071a5efd281c6bddcd6
+// Fingerprint: 0722579b31671738ab646a5aa0a0075ad7b05ef968dc4f9827795c1aa5998ec9 7bc598b9def8d7f8347279188204050eac34aa1e6e3c9ec84532f153ea51d3a0
 
 import type {
   CancelTaskRequest,
@@ -484,9 +484,12 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
     return false;
   }
 }
-function $testCancelledTask(input: unknown): input is CancelledTask {
+function $testCancelledTask(input: unknown, known?: boolean): input is CancelledTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -591,9 +594,12 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
     return false;
   }
 }
-function $testCompletedTask(input: unknown): input is CompletedTask {
+function $testCompletedTask(input: unknown, known?: boolean): input is CompletedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -777,26 +783,29 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
     return false;
   }
 }
-function $testDetailedTask(input: unknown): input is DetailedTask {
+function $testDetailedTask(input: unknown, known?: boolean): input is DetailedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      if (!$testWorkingTask(value)) return false;
+      if (!$testWorkingTask(value, true)) return false;
       break;
     case "input_required":
-      if (!$testInputRequiredTask(value)) return false;
+      if (!$testInputRequiredTask(value, true)) return false;
       break;
     case "completed":
-      if (!$testCompletedTask(value)) return false;
+      if (!$testCompletedTask(value, true)) return false;
       break;
     case "failed":
-      if (!$testFailedTask(value)) return false;
+      if (!$testFailedTask(value, true)) return false;
       break;
     case "cancelled":
-      if (!$testCancelledTask(value)) return false;
+      if (!$testCancelledTask(value, true)) return false;
       break;
     default:
       return false;
@@ -849,9 +858,12 @@ export function isFailedTask(value: unknown): value is FailedTask {
     return false;
   }
 }
-function $testFailedTask(input: unknown): input is FailedTask {
+function $testFailedTask(input: unknown, known?: boolean): input is FailedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -1116,7 +1128,7 @@ function $testGetTaskResult(input: unknown): input is GetTaskResult {
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testResultMeta(value1)) return false;
-  return $testDetailedTask(value);
+  return $testDetailedTask(value, true);
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/GetTaskResult";
@@ -1155,13 +1167,13 @@ function $testInputRequest(input: unknown): input is InputRequest {
   const tag1 = value.method;
   switch (tag1) {
     case "elicitation/create":
-      if (!$testElicitRequest(value)) return false;
+      if (!$testElicitRequest(value, true)) return false;
       break;
     case "sampling/createMessage":
-      if (!$testCreateMessageRequest(value)) return false;
+      if (!$testCreateMessageRequest(value, true)) return false;
       break;
     case "roots/list":
-      if (!$testListRootsRequest(value)) return false;
+      if (!$testListRootsRequest(value, true)) return false;
       break;
     default:
       return false;
@@ -1248,9 +1260,12 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
     return false;
   }
 }
-function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
+function $testInputRequiredTask(input: unknown, known?: boolean): input is InputRequiredTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -1546,7 +1561,7 @@ function $testTaskStatusNotificationParams(input: unknown): input is TaskStatusN
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
-  return $testDetailedTask(value);
+  return $testDetailedTask(value, true);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-2026-05-22.schema.json#/$defs/TaskStatusNotificationParams";
@@ -2037,9 +2052,12 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
     return false;
   }
 }
-function $testWorkingTask(input: unknown): input is WorkingTask {
+function $testWorkingTask(input: unknown, known?: boolean): input is WorkingTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -2141,9 +2159,12 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
     return false;
   }
 }
-function $testElicitRequest(input: unknown): input is ElicitRequest {
+function $testElicitRequest(input: unknown, known?: boolean): input is ElicitRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
@@ -3926,9 +3947,12 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
     return false;
   }
 }
-function $testCreateMessageRequest(input: unknown): input is CreateMessageRequest {
+function $testCreateMessageRequest(input: unknown, known?: boolean): input is CreateMessageRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
@@ -4515,9 +4539,12 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
     return false;
   }
 }
-function $testListRootsRequest(input: unknown): input is ListRootsRequest {
+function $testListRootsRequest(input: unknown, known?: boolean): input is ListRootsRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;

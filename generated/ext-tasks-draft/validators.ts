@@ -3,7 +3,7 @@
 //   schemas/ext-tasks-draft.schema.json sha256:10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c
 //   schemas/ext-tasks-draft.core.schema.json sha256:35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: 92a880f792ca106661ae8c8403aac29de8b3f2e4078b5e9f26dd1f0f66192544 0791f2217de5eedfd7e826472cd6669bbc0d4866d7b521cc4b3dafe9559db38d
+// Fingerprint: 623d251c0661d81dfef95fe2b761000c36f59d1d3c26dec20df9afd3fd62d12a c3486d4566ea5689df5d6f8e5becbd55cb21bb1906db14632e29629cd8761dde
 
 import type {
   CancelTaskRequest,
@@ -396,9 +396,12 @@ export function isCancelledTask(value: unknown): value is CancelledTask {
     return false;
   }
 }
-function $testCancelledTask(input: unknown): input is CancelledTask {
+function $testCancelledTask(input: unknown, known?: boolean): input is CancelledTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -524,9 +527,12 @@ export function isCompletedTask(value: unknown): value is CompletedTask {
     return false;
   }
 }
-function $testCompletedTask(input: unknown): input is CompletedTask {
+function $testCompletedTask(input: unknown, known?: boolean): input is CompletedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -742,26 +748,29 @@ export function isDetailedTask(value: unknown): value is DetailedTask {
     return false;
   }
 }
-function $testDetailedTask(input: unknown): input is DetailedTask {
+function $testDetailedTask(input: unknown, known?: boolean): input is DetailedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const tag1 = value.status;
   switch (tag1) {
     case "working":
-      if (!$testWorkingTask(value)) return false;
+      if (!$testWorkingTask(value, true)) return false;
       break;
     case "input_required":
-      if (!$testInputRequiredTask(value)) return false;
+      if (!$testInputRequiredTask(value, true)) return false;
       break;
     case "completed":
-      if (!$testCompletedTask(value)) return false;
+      if (!$testCompletedTask(value, true)) return false;
       break;
     case "failed":
-      if (!$testFailedTask(value)) return false;
+      if (!$testFailedTask(value, true)) return false;
       break;
     case "cancelled":
-      if (!$testCancelledTask(value)) return false;
+      if (!$testCancelledTask(value, true)) return false;
       break;
     default:
       return false;
@@ -814,9 +823,12 @@ export function isFailedTask(value: unknown): value is FailedTask {
     return false;
   }
 }
-function $testFailedTask(input: unknown): input is FailedTask {
+function $testFailedTask(input: unknown, known?: boolean): input is FailedTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -1030,8 +1042,8 @@ export function isGetTaskResult(value: unknown): value is GetTaskResult {
 }
 function $testGetTaskResult(value: unknown): value is GetTaskResult {
   if (!$testResult(value)) return false;
-  if (!$testDetailedTask(value)) return false;
-  return $isResultTypeObject(value);
+  if (!$testDetailedTask(value, true)) return false;
+  return $isResultTypeObject(value, true);
 }
 function $checkGetTaskResult(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/GetTaskResult";
@@ -1071,9 +1083,12 @@ export function isInputRequiredTask(value: unknown): value is InputRequiredTask 
     return false;
   }
 }
-function $testInputRequiredTask(input: unknown): input is InputRequiredTask {
+function $testInputRequiredTask(input: unknown, known?: boolean): input is InputRequiredTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -1340,7 +1355,7 @@ export function isTaskStatusNotificationParams(value: unknown): value is TaskSta
 }
 function $testTaskStatusNotificationParams(value: unknown): value is TaskStatusNotificationParams {
   if (!$testNotificationParams(value)) return false;
-  return $testDetailedTask(value);
+  return $testDetailedTask(value, true);
 }
 function $checkTaskStatusNotificationParams(value: unknown, path: string, errors: $rt.ErrorSink): void {
   const at = "schemas/ext-tasks-draft.schema.json#/$defs/TaskStatusNotificationParams";
@@ -1722,9 +1737,12 @@ export function isWorkingTask(value: unknown): value is WorkingTask {
     return false;
   }
 }
-function $testWorkingTask(input: unknown): input is WorkingTask {
+function $testWorkingTask(input: unknown, known?: boolean): input is WorkingTask {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.taskId;
   if (typeof value1 !== "string") return false;
@@ -1907,9 +1925,12 @@ export function isAudioContent(value: unknown): value is AudioContent {
     return false;
   }
 }
-function $testAudioContent(input: unknown): input is AudioContent {
+function $testAudioContent(input: unknown, known?: boolean): input is AudioContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -2080,19 +2101,19 @@ function $testContentBlock(input: unknown): input is ContentBlock {
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!$testTextContent(value)) return false;
+      if (!$testTextContent(value, true)) return false;
       break;
     case "image":
-      if (!$testImageContent(value)) return false;
+      if (!$testImageContent(value, true)) return false;
       break;
     case "audio":
-      if (!$testAudioContent(value)) return false;
+      if (!$testAudioContent(value, true)) return false;
       break;
     case "resource_link":
-      if (!$testResourceLink(value)) return false;
+      if (!$testResourceLink(value, true)) return false;
       break;
     case "resource":
-      if (!$testEmbeddedResource(value)) return false;
+      if (!$testEmbeddedResource(value, true)) return false;
       break;
     default:
       return false;
@@ -2145,9 +2166,12 @@ export function isCreateMessageRequest(value: unknown): value is CreateMessageRe
     return false;
   }
 }
-function $testCreateMessageRequest(input: unknown): input is CreateMessageRequest {
+function $testCreateMessageRequest(input: unknown, known?: boolean): input is CreateMessageRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "sampling/createMessage") return false;
@@ -2388,9 +2412,12 @@ export function isElicitRequest(value: unknown): value is ElicitRequest {
     return false;
   }
 }
-function $testElicitRequest(input: unknown): input is ElicitRequest {
+function $testElicitRequest(input: unknown, known?: boolean): input is ElicitRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "elicitation/create") return false;
@@ -2710,9 +2737,12 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
     return false;
   }
 }
-function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
+function $testEmbeddedResource(input: unknown, known?: boolean): input is EmbeddedResource {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -2867,9 +2897,12 @@ export function isImageContent(value: unknown): value is ImageContent {
     return false;
   }
 }
-function $testImageContent(input: unknown): input is ImageContent {
+function $testImageContent(input: unknown, known?: boolean): input is ImageContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -3007,13 +3040,13 @@ function $testInputRequest(input: unknown): input is InputRequest {
   const tag1 = value.method;
   switch (tag1) {
     case "sampling/createMessage":
-      if (!$testCreateMessageRequest(value)) return false;
+      if (!$testCreateMessageRequest(value, true)) return false;
       break;
     case "roots/list":
-      if (!$testListRootsRequest(value)) return false;
+      if (!$testListRootsRequest(value, true)) return false;
       break;
     case "elicitation/create":
-      if (!$testElicitRequest(value)) return false;
+      if (!$testElicitRequest(value, true)) return false;
       break;
     default:
       return false;
@@ -3438,9 +3471,12 @@ export function isListRootsRequest(value: unknown): value is ListRootsRequest {
     return false;
   }
 }
-function $testListRootsRequest(input: unknown): input is ListRootsRequest {
+function $testListRootsRequest(input: unknown, known?: boolean): input is ListRootsRequest {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.method;
   if (value1 !== "roots/list") return false;
@@ -3936,9 +3972,12 @@ export function isResourceLink(value: unknown): value is ResourceLink {
     return false;
   }
 }
-function $testResourceLink(input: unknown): input is ResourceLink {
+function $testResourceLink(input: unknown, known?: boolean): input is ResourceLink {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -4252,19 +4291,19 @@ function $testSamplingMessageContentBlock(input: unknown): input is SamplingMess
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!$testTextContent(value)) return false;
+      if (!$testTextContent(value, true)) return false;
       break;
     case "image":
-      if (!$testImageContent(value)) return false;
+      if (!$testImageContent(value, true)) return false;
       break;
     case "audio":
-      if (!$testAudioContent(value)) return false;
+      if (!$testAudioContent(value, true)) return false;
       break;
     case "tool_use":
-      if (!$testToolUseContent(value)) return false;
+      if (!$testToolUseContent(value, true)) return false;
       break;
     case "tool_result":
-      if (!$testToolResultContent(value)) return false;
+      if (!$testToolResultContent(value, true)) return false;
       break;
     default:
       return false;
@@ -4394,9 +4433,12 @@ export function isTextContent(value: unknown): value is TextContent {
     return false;
   }
 }
-function $testTextContent(input: unknown): input is TextContent {
+function $testTextContent(input: unknown, known?: boolean): input is TextContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -5023,9 +5065,12 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
     return false;
   }
 }
-function $testToolResultContent(input: unknown): input is ToolResultContent {
+function $testToolResultContent(input: unknown, known?: boolean): input is ToolResultContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -5089,9 +5134,12 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
     return false;
   }
 }
-function $testToolUseContent(input: unknown): input is ToolUseContent {
+function $testToolUseContent(input: unknown, known?: boolean): input is ToolUseContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$testMetaObject(value1)) return false;
@@ -7484,9 +7532,12 @@ function $isAnyNumber(value: unknown): boolean {
 function $isObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value));
 }
-function $isResultTypeObject(input: unknown): boolean {
+function $isResultTypeObject(input: unknown, known?: boolean): boolean {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value.resultType;
   return value1 === "complete";
@@ -7502,6 +7553,13 @@ function $isRoleArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!(value[i1] === "assistant" || value[i1] === "user")) return false;
+  }
+  return true;
+}
+function $isIconArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i1 = 0; i1 < value.length; i1++) {
+    if (!$testIcon(value[i1])) return false;
   }
   return true;
 }
@@ -7564,13 +7622,6 @@ function $isBoolean(value: unknown): boolean {
 function $isArray(value: unknown): boolean {
   return Array.isArray(value);
 }
-function $isIconArray(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!$testIcon(value[i1])) return false;
-  }
-  return true;
-}
 function $isJSONValueArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
@@ -7592,6 +7643,13 @@ function $isModelHintArray(value: unknown): boolean {
   }
   return true;
 }
+function $isContentBlockArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i1 = 0; i1 < value.length; i1++) {
+    if (!$testContentBlock(value[i1])) return false;
+  }
+  return true;
+}
 function $isTitledMultiSelectEnumSchemaItemsItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
@@ -7603,13 +7661,6 @@ function $isTitledSingleSelectEnumSchemaItemArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!$testTitledSingleSelectEnumSchemaItem(value[i1])) return false;
-  }
-  return true;
-}
-function $isContentBlockArray(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!$testContentBlock(value[i1])) return false;
   }
   return true;
 }

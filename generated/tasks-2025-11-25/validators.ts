@@ -3,7 +3,7 @@
 //   schemas/tasks-2025-11-25.schema.json sha256:9844b3b7007dcbcb24e29fdfc19e7108f5173be7cc108e551376e6a6119dce7e
 //   schemas/mcp-2025-11-25.schema.json sha256:268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 // Options: {"allOf":"json-schema","defaultDialect":"2020-12"}
-// Fingerprint: bdc93ed93afb068c30cdffcc4705ce3a600fee007ee80d1aa85bc75bb3633dd5 a13eab986a333fe4522bcd0fad42cae6c4caaebdfbaea38f8dd5a6e4c0da3afc
+// Fingerprint: 5f211c0053efc341bcd40ac3cdbbadff0706a22c740fb35d82dc3f75a43f633e 5246778e9babf429b87b3f4db8069f8ec61ad5b3c59439832ebe5878264ead72
 
 import type {
   TaskStatus,
@@ -2534,19 +2534,19 @@ function $testContentBlock(input: unknown): input is ContentBlock {
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!$testTextContent(value)) return false;
+      if (!$testTextContent(value, true)) return false;
       break;
     case "image":
-      if (!$testImageContent(value)) return false;
+      if (!$testImageContent(value, true)) return false;
       break;
     case "audio":
-      if (!$testAudioContent(value)) return false;
+      if (!$testAudioContent(value, true)) return false;
       break;
     case "resource_link":
-      if (!$testResourceLink(value)) return false;
+      if (!$testResourceLink(value, true)) return false;
       break;
     case "resource":
-      if (!$testEmbeddedResource(value)) return false;
+      if (!$testEmbeddedResource(value, true)) return false;
       break;
     default:
       return false;
@@ -2599,9 +2599,12 @@ export function isTextContent(value: unknown): value is TextContent {
     return false;
   }
 }
-function $testTextContent(input: unknown): input is TextContent {
+function $testTextContent(input: unknown, known?: boolean): input is TextContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -2735,9 +2738,12 @@ export function isImageContent(value: unknown): value is ImageContent {
     return false;
   }
 }
-function $testImageContent(input: unknown): input is ImageContent {
+function $testImageContent(input: unknown, known?: boolean): input is ImageContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -2795,9 +2801,12 @@ export function isAudioContent(value: unknown): value is AudioContent {
     return false;
   }
 }
-function $testAudioContent(input: unknown): input is AudioContent {
+function $testAudioContent(input: unknown, known?: boolean): input is AudioContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -2855,9 +2864,12 @@ export function isResourceLink(value: unknown): value is ResourceLink {
     return false;
   }
 }
-function $testResourceLink(input: unknown): input is ResourceLink {
+function $testResourceLink(input: unknown, known?: boolean): input is ResourceLink {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -3012,9 +3024,12 @@ export function isEmbeddedResource(value: unknown): value is EmbeddedResource {
     return false;
   }
 }
-function $testEmbeddedResource(input: unknown): input is EmbeddedResource {
+function $testEmbeddedResource(input: unknown, known?: boolean): input is EmbeddedResource {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -3866,9 +3881,12 @@ export function isToolUseContent(value: unknown): value is ToolUseContent {
     return false;
   }
 }
-function $testToolUseContent(input: unknown): input is ToolUseContent {
+function $testToolUseContent(input: unknown, known?: boolean): input is ToolUseContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -3925,9 +3943,12 @@ export function isToolResultContent(value: unknown): value is ToolResultContent 
     return false;
   }
 }
-function $testToolResultContent(input: unknown): input is ToolResultContent {
+function $testToolResultContent(input: unknown, known?: boolean): input is ToolResultContent {
   const value = input as $rt.JsonObject;
-  if (!(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value))))
+  if (
+    !known &&
+    !(typeof value === "object" && value !== null && (value.constructor === Object || $rt.hasJsonPrototype(value)))
+  )
     return false;
   const value1 = value._meta;
   if (value1 !== undefined && !$isObject(value1)) return false;
@@ -4006,19 +4027,19 @@ function $testSamplingMessageContentBlock(input: unknown): input is SamplingMess
   const tag1 = value.type;
   switch (tag1) {
     case "text":
-      if (!$testTextContent(value)) return false;
+      if (!$testTextContent(value, true)) return false;
       break;
     case "image":
-      if (!$testImageContent(value)) return false;
+      if (!$testImageContent(value, true)) return false;
       break;
     case "audio":
-      if (!$testAudioContent(value)) return false;
+      if (!$testAudioContent(value, true)) return false;
       break;
     case "tool_use":
-      if (!$testToolUseContent(value)) return false;
+      if (!$testToolUseContent(value, true)) return false;
       break;
     case "tool_result":
-      if (!$testToolResultContent(value)) return false;
+      if (!$testToolResultContent(value, true)) return false;
       break;
     default:
       return false;
@@ -5348,17 +5369,17 @@ function $isBoolean(value: unknown): boolean {
 function $isArray(value: unknown): boolean {
   return Array.isArray(value);
 }
-function $isRoleArray(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i1 = 0; i1 < value.length; i1++) {
-    if (!(value[i1] === "assistant" || value[i1] === "user")) return false;
-  }
-  return true;
-}
 function $isIconArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i1 = 0; i1 < value.length; i1++) {
     if (!$testIcon(value[i1])) return false;
+  }
+  return true;
+}
+function $isRoleArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i1 = 0; i1 < value.length; i1++) {
+    if (!(value[i1] === "assistant" || value[i1] === "user")) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@
  * moving anything that needs statements into a private helper function.
  */
 import type { Model } from "../../analyze/model.js";
+import type { NamedDefinition } from "../../analyze/naming.js";
 import type { ArrayNode, DefinitionId, MapNode, Node, ObjectNode, Property, RefNode, UnevaluatedNode, UnionNode } from "../../ir/nodes.js";
 import { enterRef } from "../../ir/query.js";
 import { arrayConditions, containsBounds, literal, literalCondition, num, objectSizeConditions, primitiveConditions, typeTest, UNDEFINED } from "./conditions.js";
@@ -99,6 +100,54 @@ export class GuardEmitter {
     return returningTheLastTest([...this.statements(node, owner), RETURN_TRUE]);
   }
 
+  /** The body of a definition's `$testX`, made once (a caller asks whether it opens with the object test). */
+  definitionBody(def: NamedDefinition): Stmt[] {
+    let body = this.bodies.get(def.id);
+    if (body === undefined) {
+      this.bodies.set(def.id, null);
+      this.bodies.set(def.id, (body = this.body(def.node, def.name)));
+    }
+    // null: asked while it is being made, which only a cycle of references with no object or array in
+    // between could do, and the loader refuses those (it has no value); answered as "no object test".
+    return body ?? [];
+  }
+
+  private readonly bodies = new Map<DefinitionId, Stmt[] | null>();
+
+  /**
+   * The call of a definition's test on `v`; with `known` when the caller has found `v` to be a JSON
+   * object and the test begins by asking that again (`ModuleScope.callOnObject`).
+   */
+  private callTest(target: DefinitionId, v: Expr, onObject: boolean): Expr {
+    const def = this.model.byId.get(target);
+    if (onObject && def && this.scope.opensWithObjectTest(this.definitionBody(def))) return this.scope.callOnObject(this.isName(target), v);
+    return call(this.isName(target), v);
+  }
+
+  /**
+   * Whether a value that passes a node's test is sure to be a JSON object (then what is tested on it
+   * next may skip asking, see `callTest`).
+   */
+  private ensuresObject(node: Node, seen: ReadonlySet<DefinitionId> = new Set()): boolean {
+    switch (node.kind) {
+      case "object":
+      case "map":
+        return true;
+      case "union":
+        return node.discriminator !== undefined || (node.variants.length > 0 && node.variants.every((v) => this.ensuresObject(v, seen)));
+      case "intersection":
+        return node.parts.some((p) => this.ensuresObject(p, seen));
+      case "unevaluated":
+        return this.ensuresObject(node.node, seen);
+      case "ref": {
+        const next = enterRef(node, this.model.byId, seen);
+        return next ? this.ensuresObject(next.definition.node, next.seen) : false;
+      }
+      default:
+        return false;
+    }
+  }
+
   /** Statements testing the parameter `value`, each returning false on failure. */
   statements(node: Node, owner: string): Stmt[] {
     const v = VALUE;
@@ -126,7 +175,13 @@ export class GuardEmitter {
         // The first part may narrow `value` in place; later parts are tested as opaque calls so one
         // part's narrowing never leaks into another's code. A part another implies is left out.
         const [first, ...rest] = neededParts(node.parts, this.model.byId);
-        const tests = rest.map((part) => failIf(not(this.opaque(part, v, owner))));
+        // Once a part that only objects pass has passed, the parts after it need not ask again.
+        let onObject = this.ensuresObject(first!);
+        const tests = rest.map((part) => {
+          const test = failIf(not(this.opaque(part, v, owner, onObject)));
+          onObject ||= this.ensuresObject(part);
+          return test;
+        });
         return [...this.statements(first!, owner), ...this.split(tests, "unknown", owner)];
       }
       case "union": {
@@ -194,8 +249,8 @@ export class GuardEmitter {
     return out;
   }
 
-  /** A boolean expression testing `v`. */
-  expression(node: Node, v: Expr, owner: string): Expr {
+  /** A boolean expression testing `v` (`onObject`: the caller has found `v` to be a JSON object). */
+  expression(node: Node, v: Expr, owner: string, onObject = false): Expr {
     switch (node.kind) {
       case "unknown":
         return TRUE;
@@ -206,14 +261,14 @@ export class GuardEmitter {
       case "literal":
         return literalCondition(node, v, this.scope).test;
       case "ref":
-        return this.inlineReference(node, v, owner) ?? call(this.isName(node.target), v);
+        return this.inlineReference(node, v, owner) ?? this.callTest(node.target, v, onObject);
       case "not":
         return not(this.expression(node.node, v, owner));
       case "union":
         if (!node.exclusive && !node.discriminator) return this.anyOf(node, v, owner);
-        return this.helper(node, v, owner);
+        return this.helper(node, v, owner, onObject);
       default:
-        return this.helper(node, v, owner);
+        return this.helper(node, v, owner, onObject);
     }
   }
 
@@ -235,11 +290,11 @@ export class GuardEmitter {
    * outcome decides which code runs next: TypeScript must not carry a narrowing from the
    * condition into code written for another shape.
    */
-  opaque(node: Node, v: Expr, owner: string): Expr {
-    if (node.kind === "ref") return call(this.isName(node.target), v);
+  opaque(node: Node, v: Expr, owner: string, onObject = false): Expr {
+    if (node.kind === "ref") return this.callTest(node.target, v, onObject);
     if (node.kind === "unknown") return TRUE;
     if (node.kind === "never") return FALSE;
-    return this.helper(node, v, owner);
+    return this.helper(node, v, owner, onObject);
   }
 
   /** A test over `value` made opaque (see `opaque`), shared by identical uses. */
@@ -247,9 +302,10 @@ export class GuardEmitter {
     return call(this.privateTest(owner, [ret(test)], "unknown", "boolean", what), v);
   }
 
-  private helper(node: Node, v: Expr, owner: string): Expr {
-    const body = this.statements(node, owner);
-    return call(this.privateTest(owner, [...body, RETURN_TRUE], "unknown", "boolean", describeCheck(node, this.model)), v);
+  private helper(node: Node, v: Expr, owner: string, onObject = false): Expr {
+    const body = returningTheLastTest([...this.statements(node, owner), RETURN_TRUE]);
+    const name = this.privateTest(owner, body, "unknown", "boolean", describeCheck(node, this.model));
+    return onObject && this.scope.opensWithObjectTest(body) ? this.scope.callOnObject(name, v) : call(name, v);
   }
 
   /**
@@ -405,7 +461,7 @@ export class GuardEmitter {
     }
     for (const dependency of node.dependentSchemas) {
       const present = compare(propertyAccess(v, dependency.name, this.scope), "!==", UNDEFINED);
-      blocks.push(failIf(and(present, not(this.expression(dependency.node, v, owner)))));
+      blocks.push(failIf(and(present, not(this.expression(dependency.node, v, owner, true)))));
     }
     return blocks;
   }
@@ -495,7 +551,7 @@ export class GuardEmitter {
     const tag = new Local("tag");
     const cases = discriminator.cases.map((c) => ({
       tests: c.values.map(literal),
-      body: [...failIf(not(this.expression(node.variants[c.variant]!, v, owner))), BREAK],
+      body: [...failIf(not(this.expression(node.variants[c.variant]!, v, owner, true))), BREAK],
     }));
     return [
       ...failIf(not(this.scope.isJsonObject(v))),

@@ -35,7 +35,7 @@ export function emitValidators(model: Model): string {
   const functions: FunctionDecl[] = [];
   for (const def of model.definitions) {
     const name = def.name;
-    const isBody = test.body(def.node, name);
+    const isBody = test.definitionBody(def);
     const checked = check.body(def.node, name, def.loc);
     // A schema that accepts anything reads none of its parameters: they are written `_value` (see print.ts).
     const value = paramName("value", namesOf(isBody));
@@ -55,12 +55,12 @@ export function emitValidators(model: Model): string {
         // megamorphic once a few definitions ran, so no test was inlined into it any more.
         body: [tryCatch([ret(call(isName, id("value")))], [RETURN_FALSE])],
       },
-      scope.withObjectView({
+      {
         name: isName,
         params: [{ name: "value", type: "unknown" }],
         returns: `${value} is ${name}`,
         body: isBody,
-      }),
+      },
       {
         name: checkName,
         params: [
@@ -99,7 +99,7 @@ export function emitValidators(model: Model): string {
   }
   const typeNames = model.definitions.map((d) => d.name);
   const uses = new Set(functions.flatMap((f) => [...namesOf(f.body)]));
-  const used = withoutUnused([...scope.constantDeclarations, ...scope.helperFunctions], uses);
+  const used = withoutUnused([...scope.constantDeclarations, ...scope.helperFunctions()], uses);
   const constants = new Set(scope.constantDeclarations);
   const readsRuntime = [...uses, ...used.flatMap((d) => [...d.uses])].some((n) => n.startsWith(`${RUNTIME_NAMESPACE}.`));
   return [
@@ -112,7 +112,8 @@ export function emitValidators(model: Model): string {
     "",
     ...used.filter((d) => constants.has(d)).map((d) => d.text),
     "",
-    ...functions.map(printFunction),
+    // Printed last: a test takes `known` once some call site anywhere calls it so (`scope.finished`).
+    ...functions.map((fn) => printFunction(scope.finished(fn))),
     "",
     ...used.filter((d) => !constants.has(d)).map((d) => d.text),
     "",

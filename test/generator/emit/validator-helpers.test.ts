@@ -25,6 +25,7 @@ import {
   type Stmt,
 } from "../../../generator/emit/validators/codegen/nodes.js";
 import { printStatements } from "../../../generator/emit/validators/codegen/print.js";
+import { loadGeneratedModules } from "../../support/generated-modules.js";
 import { strictDiagnostics } from "../../support/typescript.js";
 
 const URI = "http://x.test/h.json";
@@ -184,6 +185,94 @@ describe("no redundant checks", () => {
     expect(diagnostics).toEqual([]);
     const check = /function \$checkBoth\([^]*?\n\}/.exec(validators)![0];
     expect(check.match(/isJsonObject\(value\b/g)).toHaveLength(1);
+  });
+});
+
+describe("an object already found is not asked again (`known`)", () => {
+  // A params object as the Tasks extension writes them: `allOf` of its base and a union of statuses,
+  // each status an object of its own; and a result that adds an inline object part.
+  const statusDefs = {
+    Meta: { type: "object", properties: { _meta: { type: "object" } } },
+    Working: { type: "object", properties: { status: { const: "working" }, id: { type: "string" } }, required: ["status", "id"] },
+    Done: { type: "object", properties: { status: { const: "done" }, id: { type: "string" } }, required: ["status", "id"] },
+    Status: { oneOf: [{ $ref: "#/$defs/Working" }, { $ref: "#/$defs/Done" }] },
+    Params: { allOf: [{ $ref: "#/$defs/Meta" }, { $ref: "#/$defs/Status" }] },
+    Result: { allOf: [{ $ref: "#/$defs/Meta" }, { $ref: "#/$defs/Status" }, { type: "object", properties: { kind: { const: "result" } }, required: ["kind"] }] },
+    // The first part lets non-objects through: what follows must still ask.
+    Loose: { allOf: [{ anyOf: [{ type: "string" }, { $ref: "#/$defs/Meta" }] }, { $ref: "#/$defs/Working" }] },
+  };
+  const fn = (code: string, name: string) => new RegExp(`function \\${name}\\([^]*?\\n\\}`).exec(code)![0];
+
+  it("a union's members and an allOf's later parts are called with known; their own test skips the object test then", async () => {
+    const { validators, diagnostics } = await generated(statusDefs);
+    expect(diagnostics).toEqual([]);
+    expect(fn(validators, "$testStatus")).toMatch(/\$testWorking\(value, true\)/);
+    expect(fn(validators, "$testStatus")).toMatch(/\$testDone\(value, true\)/);
+    expect(fn(validators, "$testWorking")).toMatch(/^function \$testWorking\(input: unknown, known\?: boolean\): input is Working \{\n  const value = input as \$rt\.JsonObject;\n  if \(\s*!known &&\s*!\(typeof value === "object"/);
+    const params = fn(validators, "$testParams");
+    // The first part finds the object; the part after it says so.
+    expect(params).toMatch(/\$testMeta\(value\)\)/);
+    expect(params).toMatch(/\$testStatus\(value, true\)/);
+    // An inline object part, a helper, takes known as well.
+    const result = fn(validators, "$testResult");
+    const inline = /(\$is\w+)\(value, true\)/.exec(result.replace(/\$testStatus\(value, true\)/, ""));
+    expect(inline).not.toBeNull();
+    expect(fn(validators, inline![1]!)).toMatch(/known\?: boolean/);
+    // After a part that strings pass too, the next part asks itself.
+    expect(fn(validators, "$testLoose")).toMatch(/\$testWorking\(value\)/);
+    // The exported entries never pass it: from outside, every test asks.
+    for (const entry of validators.match(/return \$test\w+\([^)]*\);\n  \} catch/g) ?? []) expect(entry).not.toMatch(/, true/);
+  });
+
+  it("with known skipped inside, the entries still refuse what is no JSON object, at every depth", async () => {
+    const { files, diagnostics } = await (async () => {
+      const out = await generateFromMemory({
+        documents: [{ uri: URI, json: { $defs: statusDefs } }],
+        roots: Object.keys(statusDefs).map((name) => ({ name, uri: `${URI}#/$defs/${name}` })),
+      });
+      return { files: out.files, diagnostics: strictDiagnostics(out.files) };
+    })();
+    expect(diagnostics).toEqual([]);
+    const modules = loadGeneratedModules(files, "known-object");
+    try {
+      const v = await modules.import<Record<string, (value: unknown) => boolean>>("validators.ts");
+      const working = { status: "working", id: "t1" };
+      expect(v.isParams!(working)).toBe(true);
+      expect(v.isResult!({ ...working, kind: "result" })).toBe(true);
+      expect(v.isLoose!(working)).toBe(true);
+      class Holder {
+        status = "working";
+        id = "t1";
+        kind = "result";
+      }
+      const notJson: unknown[] = [null, "working", 1, [], [working], new Map(Object.entries(working)), new Holder(), Object.assign(Object.create(Holder.prototype) as object, working)];
+      for (const name of ["isStatus", "isWorking", "isParams", "isResult", "isLoose"]) {
+        for (const value of notJson) expect(v[name]!(value), `${name}(${String(value)})`).toBe(false);
+      }
+      // A null-prototype object is a JSON object (as JSON.parse makes none, but another realm or a parser may).
+      expect(v.isParams!(Object.assign(Object.create(null), working))).toBe(true);
+    } finally {
+      modules.remove();
+    }
+  });
+
+  it("a later part whose test does not open with the object test is called as before; a member on a reference cycle takes known", async () => {
+    const { validators, diagnostics } = await generated({
+      A: { type: "object", properties: { a: { type: "string" } } },
+      B: { type: "object", properties: { b: { type: "string" } } },
+      // A later part that is a union of references: its test is two calls, no object test of its own.
+      Either: { anyOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] },
+      Both: { allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/Either" }] },
+      Tree: { type: "object", properties: { kind: { const: "tree" }, child: { $ref: "#/$defs/Node" } }, required: ["kind"] },
+      Leaf: { type: "object", properties: { kind: { const: "leaf" } }, required: ["kind"] },
+      Node: { oneOf: [{ $ref: "#/$defs/Tree" }, { $ref: "#/$defs/Leaf" }] },
+    });
+    expect(diagnostics).toEqual([]);
+    expect(fn(validators, "$testBoth")).toMatch(/\$testEither\(value\);/);
+    expect(fn(validators, "$testEither")).not.toMatch(/\bknown\b/);
+    // Tree is on a reference cycle (its child is a Node); its test opens with the object test all the same.
+    expect(fn(validators, "$testNode")).toMatch(/\$testTree\(value, true\)/);
+    expect(fn(validators, "$testNode")).toMatch(/\$testLeaf\(value, true\)/);
   });
 });
 
