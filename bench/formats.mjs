@@ -16,15 +16,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { transpileSet } from "./lib/generated.mjs";
 import { generatedState } from "./lib/generated-state.mjs";
-import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
+import { benchOptions, markdownTable, publishSection, usageError } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ args: benchArgs(), options: { "max-length": { type: "string" } } });
+const { values } = benchOptions({ "max-length": { type: "string" } });
 const maxLength = Number(values["max-length"] ?? 10_000_000);
-if (!(maxLength >= 10_000)) throw new Error(`--max-length expects a number of at least 10000, got ${values["max-length"]}`);
+if (!(maxLength >= 10_000)) usageError(`--max-length expects a number of at least 10000, got ${values["max-length"]}`);
 
 const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), "utf8"));
 const outDir = resolve(root, config.outDir ?? "generated");

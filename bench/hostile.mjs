@@ -21,9 +21,8 @@ import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
+import { benchOptions, markdownTable, positiveInteger as positive, publishSection } from "./lib/results.mjs";
 
 const VERSION = "2026-07-28";
 const META = {
@@ -36,14 +35,11 @@ else await flood(workerData);
 
 async function main() {
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
-  const { values } = parseArgs({
-    args: benchArgs(),
-    options: {
-      rounds: { type: "string" },
-      seconds: { type: "string" },
-      "flood-connections": { type: "string" },
-      "slow-bodies": { type: "string" },
-    },
+  const { values } = benchOptions({
+    rounds: { type: "string" },
+    seconds: { type: "string" },
+    "flood-connections": { type: "string" },
+    "slow-bodies": { type: "string" },
   });
   const rounds = positive(values.rounds ?? 5, "--rounds");
   const seconds = positive(values.seconds ?? 2, "--seconds");
@@ -285,8 +281,3 @@ function fmt(n) {
   return Math.round(n).toLocaleString("en-US");
 }
 
-function positive(value, flag) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} expects a positive integer, got ${value}`);
-  return n;
-}

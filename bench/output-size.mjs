@@ -2,15 +2,18 @@
 // by kind of file: `types.ts`, `validators.ts`, the other modules generated for the set (index, client, server,
 // status, elicitation, standard-schema), and the `runtime/` modules copied into it; files, lines and bytes of
 // each and of all, and the count of private helper functions in `validators.ts` (`$is…`, `$check…` other than
-// a definition's own `$checkX`). Reads only; generates nothing. `--write`: README's table (lib/results.mjs).
+// a definition's own `$checkX`). Reads only; generates nothing.
+//
+// Usage: node bench/output-size.mjs [folder] [--write]  (--write: README's table, see lib/results.mjs)
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generatedState } from "./lib/generated-state.mjs";
-import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
+import { benchOptions, markdownTable, publishSection, usageError } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const folder = resolve(benchArgs()[0] ?? join(root, "generated"));
+const folder = resolve(benchOptions({}, { positionals: 1 }).positionals[0] ?? join(root, "generated"));
+if (!existsSync(folder)) usageError(`no folder ${folder}`);
 const isDefaultFolder = folder === join(root, "generated");
 
 /** The kinds of file a set holds, in the table's order; each file (a path inside the set) is of the first that takes it. */

@@ -16,7 +16,8 @@
 //    by bench/lib/cpu-probe.mjs, ÷ requests answered), which other load on the machine barely moves;
 //    the ratio generated / bare is taken round by round (goal: CPU ≤ 1.5×).
 //
-// Usage: node bench/server.mjs [--rounds N] [--requests N] [--http-rounds N] [--http-requests N] [--write]
+// Usage: node bench/server.mjs [--rounds N] [--requests N] [--http-rounds N] [--http-requests N] [--http-only] [--write]
+// (--http-only: the HTTP rows alone)
 // (--write puts the tables into README.md between <!-- bench:server --> markers, bench/lib/results.mjs)
 // Server processes get NODE options from --server-node-args "…" (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
 import { spawn } from "node:child_process";
@@ -25,25 +26,21 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { transpileSet } from "./lib/generated.mjs";
-import { benchArgs, publishSection } from "./lib/results.mjs";
+import { benchOptions, positiveInteger as positive, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({
-  args: benchArgs(),
-  options: {
-    rounds: { type: "string" },
-    requests: { type: "string" },
-    "http-rounds": { type: "string" },
-    "http-requests": { type: "string" },
-    "server-node-args": { type: "string" },
-    "http-only": { type: "boolean" },
-  },
+const { values } = benchOptions({
+  rounds: { type: "string" },
+  requests: { type: "string" },
+  "http-rounds": { type: "string" },
+  "http-requests": { type: "string" },
+  "server-node-args": { type: "string" },
+  "http-only": { type: "boolean" },
 });
 const ROUNDS = positive(values.rounds ?? 9, "--rounds");
 const REQUESTS = positive(values.requests ?? 20_000, "--requests");
@@ -376,8 +373,3 @@ function fmt(n) {
   return Math.round(n).toLocaleString("en-US");
 }
 
-function positive(value, flag) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} expects a positive integer, got ${value}`);
-  return n;
-}

@@ -20,19 +20,18 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import ts from "typescript";
-import { benchArgs, markdownTable, publishSection } from "./lib/results.mjs";
+import { benchOptions, markdownTable, positiveInteger as positive, publishSection, usageError } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({
-  args: benchArgs(),
-  options: { gets: { type: "string" }, tasks: { type: "string" }, "in-flight": { type: "string" }, only: { type: "string" } },
-});
+const { values } = benchOptions({ gets: { type: "string" }, tasks: { type: "string" }, "in-flight": { type: "string" }, only: { type: "string" } });
 const GETS = positive(values.gets ?? 4000, "--gets");
 const TASKS = positive(values.tasks ?? 400, "--tasks");
 const IN_FLIGHT = positive(values["in-flight"] ?? 16, "--in-flight");
-const STORES = (values.only ?? "memory,sqlite,redis,postgres").split(",");
+const KNOWN_STORES = ["memory", "sqlite", "redis", "postgres"];
+const STORES = (values.only ?? KNOWN_STORES.join(",")).split(",");
+// Refused before anything starts: a private server left running by a refusal mid-run would outlive the script.
+for (const name of STORES) if (!KNOWN_STORES.includes(name)) usageError(`--only: unknown store ${name} (${KNOWN_STORES.join(", ")})`);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-stores-"));
 const children = new Set();
@@ -93,7 +92,7 @@ async function startBackend(name, support) {
       return { url: server.url, stop: () => server.stop() };
     }
     default:
-      throw new Error(`--only: unknown store ${name} (memory, sqlite, redis, postgres)`);
+      throw new Error(`internal: no backend for store ${name}`);
   }
 }
 
@@ -288,8 +287,3 @@ function fmt(n) {
   return Math.round(n).toLocaleString("en-US");
 }
 
-function positive(value, flag) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} expects a positive integer, got ${value}`);
-  return n;
-}

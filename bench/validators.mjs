@@ -24,24 +24,23 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { ajvStandalone } from "./lib/ajv-standalone.mjs";
 import { prepareContenders } from "./lib/contenders.mjs";
 import { transpileSet } from "./lib/generated.mjs";
 import { allHotPathDefinitions } from "./lib/hot-path.mjs";
 import { measure, medianOfRuns } from "./lib/measure.mjs";
-import { benchArgs, publishSection } from "./lib/results.mjs";
+import { benchOptions, publishSection, usageError } from "./lib/results.mjs";
 import { unevaluatedContenders, unevaluatedInputs } from "./lib/unevaluated.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ args: benchArgs(), options: { seconds: { type: "string" }, processes: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } } });
+const { values } = benchOptions({ seconds: { type: "string" }, processes: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } });
 const seconds = Number(values.seconds ?? process.env.BENCH_SECONDS ?? 0.4);
-if (!(seconds > 0)) throw new Error(`--seconds expects a positive number, got ${values.seconds ?? process.env.BENCH_SECONDS}`);
+if (!(seconds > 0)) usageError(`--seconds expects a positive number, got ${values.seconds ?? process.env.BENCH_SECONDS}`);
 const processes = Number(values.processes ?? 3);
-if (!(Number.isInteger(processes) && processes >= 1)) throw new Error(`--processes expects a whole number of at least 1, got ${values.processes}`);
+if (!(Number.isInteger(processes) && processes >= 1)) usageError(`--processes expects a whole number of at least 1, got ${values.processes}`);
 const seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.seed);
-if (!Number.isInteger(seed)) throw new Error(`--seed expects an integer, got ${values.seed}`);
+if (!Number.isInteger(seed)) usageError(`--seed expects an integer, got ${values.seed}`);
 
 const config = JSON.parse(readFileSync(join(root, "mcp-tasks-gen.config.json"), "utf8"));
 const outDir = resolve(root, config.outDir ?? "generated");
@@ -89,7 +88,7 @@ function selectDefinitions(all, only) {
   const wanted = only.split(",").map((s) => s.trim()).filter(Boolean);
   const picked = all.filter((d) => wanted.some((w) => w === d.set || w === `${d.set}/${d.name}`));
   const unknown = wanted.filter((w) => !all.some((d) => w === d.set || w === `${d.set}/${d.name}`));
-  if (unknown.length) throw new Error(`--only: no hot-path definition ${unknown.join(", ")} (known: ${all.map((d) => `${d.set}/${d.name}`).join(", ")})`);
+  if (unknown.length) usageError(`--only: no hot-path definition ${unknown.join(", ")} (known: ${all.map((d) => `${d.set}/${d.name}`).join(", ")})`);
   return picked;
 }
 

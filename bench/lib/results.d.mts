@@ -10,3 +10,10 @@ export function publishSection(options: { name: string; markdown: string; comman
 export function markers(name: string): { open: string; close: string };
 export function replaceSection(readme: string, name: string, body: string): string;
 export function readSections(readme: string): { name: string; body: string; line: number }[];
+export function benchOptions<T extends Record<string, { type: "string" | "boolean" }>>(
+  options: T,
+  settings?: { positionals?: number; argv?: readonly string[] },
+): { values: { [K in keyof T]?: T[K]["type"] extends "boolean" ? boolean : string }; positionals: string[] };
+export function usageError(message: string, argv?: readonly string[]): never;
+export function positiveInteger(value: unknown, flag: string): number;
+export function usageOf(scriptPath: string | undefined): string;

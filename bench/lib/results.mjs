@@ -7,6 +7,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, arch } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 // Read when the script starts (the first import), before the benchmark itself loads the machine.
@@ -20,6 +21,64 @@ export function writeRequested(argv = process.argv) {
 /** The arguments a script should parse, without `--write` (which this module handles). */
 export function benchArgs(argv = process.argv) {
   return argv.slice(2).filter((arg) => arg !== "--write");
+}
+
+/**
+ * A script's command line: `parseArgs` over `benchArgs` (`{ values, positionals }`), `options` as `node:util`
+ * takes them, at most `positionals` arguments that are no option. `--help` prints the script's usage (the
+ * `Usage:` lines of its opening comment) and exits 0; a mistake (an unknown option, a missing value, one
+ * argument too many) ends the script as `usageError` does, one line and exit 2, as the CLI answers one.
+ */
+export function benchOptions(options, { positionals = 0, argv = process.argv } = {}) {
+  const args = benchArgs(argv);
+  if (args.includes("--help")) {
+    process.stdout.write(`${usageOf(argv[1])}\n`);
+    process.exit(0);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: positionals > 0 });
+  } catch (error) {
+    return usageError(error instanceof Error ? error.message : String(error), argv);
+  }
+  if (parsed.positionals.length > positionals) usageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, argv);
+  return parsed;
+}
+
+/** Ends a script on a command-line mistake: `bench/x.mjs: <message>` and its usage on stderr, exit 2, no stack trace. */
+export function usageError(message, argv = process.argv) {
+  const script = relative(root, argv[1] ?? "").split("\\").join("/");
+  // One line: node's own messages may run over two (`…is ambiguous.\nDid you forget…`).
+  process.stderr.write(`${script}: ${message.replace(/\s*\n\s*/g, " ")}\n${usageOf(argv[1])}\n`);
+  process.exit(2);
+}
+
+/** An option's value as a whole number of at least 1, else `usageError`. */
+export function positiveInteger(value, flag) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) usageError(`${flag} expects a positive integer, got ${value}`);
+  return n;
+}
+
+/** The `Usage:` part of a script's opening comment: from `Usage:` to the comment's next blank line or its end. */
+export function usageOf(scriptPath) {
+  let text;
+  try {
+    text = readFileSync(scriptPath ?? "", "utf8");
+  } catch {
+    return "";
+  }
+  const lines = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("//")) break;
+    const comment = line.replace(/^\/\/ ?/, "");
+    if (lines.length === 0) {
+      const at = comment.indexOf("Usage:");
+      if (at >= 0) lines.push(comment.slice(at));
+    } else if (comment.trim() === "") break;
+    else lines.push(comment);
+  }
+  return lines.join("\n");
 }
 
 /** One line naming the machine: what every absolute number in a table depends on. */

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import {
   readSections,
   replaceSection,
   stamp,
+  usageOf,
   writeRequested,
 } from "../../bench/lib/results.mjs";
 import { projectRoot } from "../support/paths.js";
@@ -142,6 +144,60 @@ describe("README's benchmark tables are written by the benchmarks", () => {
       if (tableLines.length > 0) wrong.push(`"${heading}" has a table outside its block: ${tableLines[0]}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("a bench script's command line", () => {
+  // Every script that publishes a block, found as the checks above find them (package.json's bench scripts).
+  const scripts = [...new Set(Object.entries(SCRIPTS).filter(([name]) => /^bench(:|$)/.test(name)).map(([, command]) => /node (bench\/[\w-]+\.mjs)$/.exec(command)?.[1]))].filter(
+    (s): s is string => s !== undefined,
+  );
+  const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: projectRoot, encoding: "utf8", timeout: 60_000 });
+
+  it("finds the scripts", () => {
+    expect(scripts).toEqual(expect.arrayContaining(["bench/validators.mjs", "bench/server.mjs", "bench/stores.mjs", "bench/generate.mjs"]));
+  });
+
+  it.each(scripts)("%s: an unknown option is one located line and its usage, exit 2, no stack trace and nothing run", (script) => {
+    const result = run(script, "--no-such-option");
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    const [first, ...usage] = result.stderr.trimEnd().split("\n");
+    expect(first?.startsWith(`${script}: Unknown option '--no-such-option'`), first).toBe(true);
+    expect(usage[0]).toMatch(new RegExp(`^Usage: node ${script.replace(".", "\\.")} `));
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it.each(scripts)("%s: --help prints the usage of its opening comment and exits 0", (script) => {
+    const result = run(script, "--help");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${usageOf(join(projectRoot, script))}\n`);
+    expect(result.stdout).toMatch(/^Usage: node bench\/[\w-]+\.mjs .*\[--write\]/);
+  });
+
+  it("a bad value is refused the same way, before anything is measured", () => {
+    const runs = run("bench/generate.mjs", "--runs", "0");
+    expect([runs.status, runs.stderr.split("\n")[0]]).toEqual([2, "bench/generate.mjs: --runs expects a positive integer, got 0"]);
+    const stores = run("bench/stores.mjs", "--only", "memory,bogus");
+    expect([stores.status, stores.stderr.split("\n")[0]]).toEqual([2, "bench/stores.mjs: --only: unknown store bogus (memory, sqlite, redis, postgres)"]);
+    // node's own message spans two lines: joined into one.
+    const seconds = run("bench/validators.mjs", "--seconds", "-1");
+    expect(seconds.status).toBe(2);
+    expect(seconds.stderr.split("\n")[0]).toMatch(/^bench\/validators\.mjs: Option '--seconds' argument is ambiguous\. Did you forget/);
+  });
+
+  it("usageOf reads from `Usage:` to the comment's end or its next blank line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-usage-"));
+    try {
+      const path = join(dir, "x.mjs");
+      writeFileSync(path, "// What it does.\n//\n// Usage: node bench/x.mjs [--n N]\n//   --n: how many\n//\n// More prose.\nimport x from 'y';\n");
+      expect(usageOf(path)).toBe("Usage: node bench/x.mjs [--n N]\n  --n: how many");
+      writeFileSync(path, "// No usage here.\nconst x = 1; // Usage: not in the opening comment\n");
+      expect(usageOf(path)).toBe("");
+      expect(usageOf(join(dir, "absent.mjs"))).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
