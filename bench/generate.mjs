@@ -9,12 +9,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchOptions, markdownTable, publishSection, usageError } from "./lib/results.mjs";
+import { benchOptions, markdownTable, positiveInteger, publishSection } from "./lib/results.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = benchOptions({ runs: { type: "string" } });
-const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? 15);
-if (!Number.isInteger(runs) || runs < 1) usageError(`--runs expects a positive integer, got ${values.runs ?? process.env.BENCH_RUNS}`);
+const runs = positiveInteger(values.runs ?? process.env.BENCH_RUNS ?? 15, "--runs");
 
 // Both tools read a temp copy of the config and schemas, so nothing writes into the repo.
 const work = mkdtempSync(join(tmpdir(), "mcp-tasks-gen-bench-"));

@@ -12,13 +12,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchOptions, markdownTable, publishSection, usageError } from "./lib/results.mjs";
+import { benchOptions, markdownTable, positiveInteger, publishSection, usageError } from "./lib/results.mjs";
 import { scaleSchema } from "./lib/scale-schema.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = benchOptions({ runs: { type: "string" }, sizes: { type: "string" }, cli: { type: "string" } });
-const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? 3);
-if (!Number.isInteger(runs) || runs < 1) usageError(`--runs expects a positive integer, got ${values.runs}`);
+const runs = positiveInteger(values.runs ?? process.env.BENCH_RUNS ?? 3, "--runs");
 const sizes = (values.sizes ?? "100,1000,5000").split(",").map(Number);
 if (sizes.some((n) => !Number.isInteger(n) || n < 5 || n % 5 !== 0)) usageError(`--sizes expects multiples of 5, got ${values.sizes}`);
 const ourCli = resolve(values.cli ?? join(root, "dist/generator/cli/main.js"));

@@ -30,15 +30,14 @@ import { prepareContenders } from "./lib/contenders.mjs";
 import { transpileSet } from "./lib/generated.mjs";
 import { allHotPathDefinitions } from "./lib/hot-path.mjs";
 import { measure, medianOfRuns } from "./lib/measure.mjs";
-import { benchOptions, publishSection, usageError } from "./lib/results.mjs";
+import { benchOptions, positiveInteger, publishSection, usageError } from "./lib/results.mjs";
 import { unevaluatedContenders, unevaluatedInputs } from "./lib/unevaluated.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = benchOptions({ seconds: { type: "string" }, processes: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, "per-input": { type: "boolean" } });
 const seconds = Number(values.seconds ?? process.env.BENCH_SECONDS ?? 0.4);
 if (!(seconds > 0)) usageError(`--seconds expects a positive number, got ${values.seconds ?? process.env.BENCH_SECONDS}`);
-const processes = Number(values.processes ?? 3);
-if (!(Number.isInteger(processes) && processes >= 1)) usageError(`--processes expects a whole number of at least 1, got ${values.processes}`);
+const processes = positiveInteger(values.processes ?? 3, "--processes");
 const seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.seed);
 if (!Number.isInteger(seed)) usageError(`--seed expects an integer, got ${values.seed}`);
 
